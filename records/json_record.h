@@ -1,0 +1,41 @@
+// Scribe's JSON record: the protobuf JSON mapping of scribe.v1.GameRecord
+// with the proto field names (docs/json-record.md). A file holds one record
+// or a JSON array of records.
+#ifndef SCRIBE_RECORDS_JSON_RECORD_H_
+#define SCRIBE_RECORDS_JSON_RECORD_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/strings/string_view.h"
+#include "google/protobuf/message.h"
+#include "scribe/v1/record.pb.h"
+
+namespace scribe {
+
+// What a reader got out of a file: every record it could read, and a
+// finding for each part it could not (with record_index, line and column
+// where known). A file that is not JSON at all gives one finding and no
+// records; one bad record in an array does not lose the others.
+struct ParsedRecords {
+  std::vector<v1::GameRecord> records;
+  // records[k] came from entry record_indices[k] of the file.
+  std::vector<int> record_indices;
+  std::vector<v1::Finding> findings;
+};
+
+ParsedRecords ParseJsonRecords(absl::string_view text);
+
+// One record, as the JSON mapping (one line, no trailing newline).
+std::string WriteJsonRecord(const v1::GameRecord& record);
+
+// Any message of ours as JSON with proto field names; every present field
+// is written, even when it is 0.
+std::string MessageToJson(const google::protobuf::Message& message, bool pretty = false);
+
+// 1-based line and column of a byte offset in text.
+void LineColumn(absl::string_view text, size_t offset, int* line, int* column);
+
+}  // namespace scribe
+
+#endif  // SCRIBE_RECORDS_JSON_RECORD_H_

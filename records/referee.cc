@@ -1,0 +1,204 @@
+#include "records/referee.h"
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "engine/ruleset.h"
+
+namespace scribe {
+namespace {
+
+v1::Finding MakeFinding(absl::string_view code, std::string message,
+                        std::optional<int> action_index = std::nullopt) {
+  v1::Finding f;
+  f.set_code(std::string(code));
+  f.set_message(std::move(message));
+  if (action_index) f.set_action_index(*action_index);
+  return f;
+}
+
+std::string DescribeRolls(const Rules& rules) {
+  std::vector<std::string> rolls;
+  for (const RollOutcome& o : rules.outcomes) rolls.push_back(absl::StrCat(o.roll));
+  return absl::StrJoin(rolls, ", ");
+}
+
+}  // namespace
+
+v1::Player ToPlayer(Side s) { return s == kLight ? v1::LIGHT : v1::DARK; }
+
+std::string DescribeMoves(const MoveList& moves) {
+  std::vector<std::string> parts;
+  for (const Move& m : moves) parts.push_back(absl::StrCat(m.from, "->", m.to));
+  return absl::StrJoin(parts, ", ");
+}
+
+v1::PositionCounts PositionToCounts(const Rules& rules, const Position& pos) {
+  v1::PositionCounts counts;
+  for (int i = 0; i <= rules.off; ++i) {
+    counts.add_light(pos.count[kLight][i]);
+    counts.add_dark(pos.count[kDark][i]);
+  }
+  return counts;
+}
+
+std::optional<v1::Finding> DecideFirstPlayer(const Rules& rules, const v1::GameRecord& record,
+                                             Side* first) {
+  std::optional<Side> by_throw;
+  for (int k = 0; k < record.opening_size(); ++k) {
+    const v1::OpeningThrow& t = record.opening(k);
+    if (by_throw) {
+      return MakeFinding("opening-after-decided",
+                         absl::StrCat("opening throw ", k + 1, " comes after round ", k,
+                                      " already decided who starts (throws are repeated only on a tie)"));
+    }
+    if (!t.has_light() || !t.has_dark()) {
+      return MakeFinding("opening-incomplete",
+                         absl::StrCat("opening throw ", k + 1, " needs both a light and a dark throw"));
+    }
+    for (int roll : {t.light(), t.dark()}) {
+      if (!rules.CanRoll(roll)) {
+        return MakeFinding("opening-impossible-roll",
+                           absl::StrCat("opening throw ", k + 1, ": ", roll,
+                                        " is not a throw these dice can give (", DescribeRolls(rules), ")"));
+      }
+    }
+    if (t.light() != t.dark()) by_throw = t.light() > t.dark() ? kLight : kDark;
+  }
+  if (record.opening_size() > 0 && !by_throw) {
+    return MakeFinding("opening-undecided",
+                       "the opening throw-off ends on a tie: equal throws are thrown again");
+  }
+  std::optional<Side> stated;
+  if (record.has_first_player()) {
+    if (record.first_player() == v1::LIGHT) stated = kLight;
+    else if (record.first_player() == v1::DARK) stated = kDark;
+    else return MakeFinding("first-player-invalid", "first_player must be LIGHT or DARK");
+  }
+  if (by_throw && stated && *by_throw != *stated) {
+    return MakeFinding("opening-first-player-mismatch",
+                       absl::StrCat("the throw-off was won by ", SideName(*by_throw),
+                                    " but the record says ", SideName(*stated), " moved first"));
+  }
+  *first = by_throw ? *by_throw : stated.value_or(kLight);
+  return std::nullopt;
+}
+
+RefereeResult Referee(const v1::GameRecord& record, std::shared_ptr<const Rules> rules) {
+  RefereeResult result;
+  if (rules == nullptr) {
+    if (record.ruleset().empty()) {
+      result.findings.push_back(MakeFinding("ruleset-missing",
+                                            "the record names no ruleset (e.g. \"ruleset\": \"finkel\")"));
+      return result;
+    }
+    auto loaded = LoadRuleset(record.ruleset());
+    if (!loaded.ok()) {
+      const bool unknown = loaded.status().code() == absl::StatusCode::kNotFound;
+      result.findings.push_back(MakeFinding(unknown ? "ruleset-unknown" : "ruleset-invalid",
+                                            std::string(loaded.status().message())));
+      return result;
+    }
+    rules = *loaded;
+  }
+  result.rules = rules;
+  const Rules& r = *rules;
+  result.replay.set_ruleset(record.ruleset().empty() ? r.ruleset.id() : record.ruleset());
+  result.replay.set_ruleset_digest(r.digest);
+  if (!record.ruleset_digest().empty() && record.ruleset_digest() != r.digest) {
+    result.findings.push_back(MakeFinding(
+        "ruleset-digest-mismatch",
+        absl::StrCat("the record says the rules have digest ", record.ruleset_digest(), " but \"",
+                     result.replay.ruleset(), "\" resolves to ", r.digest)));
+    return result;
+  }
+  Side first = kLight;
+  if (auto f = DecideFirstPlayer(r, record, &first)) {
+    result.findings.push_back(*f);
+    return result;
+  }
+  result.replay.set_first_player(ToPlayer(first));
+
+  Position pos = StartPosition(r, first);
+  MoveList legal;
+  for (int i = 0; i < record.actions_size(); ++i) {
+    const v1::Action& a = record.actions(i);
+    if (IsOver(r, pos)) {
+      result.findings.push_back(MakeFinding(
+          "action-after-end",
+          absl::StrCat("the game ended (", SideName(*Winner(r, pos)),
+                       " bore off every piece) before this action"), i));
+      break;
+    }
+    const Side mover = pos.to_move;
+    if (!a.has_roll()) {
+      result.findings.push_back(MakeFinding("roll-missing", "the action has no roll", i));
+      break;
+    }
+    if (!r.CanRoll(a.roll())) {
+      result.findings.push_back(MakeFinding(
+          "roll-impossible",
+          absl::StrCat(a.roll(), " is not a throw these dice can give (", DescribeRolls(r), ")"), i));
+      break;
+    }
+    if (a.has_from() != a.has_to()) {
+      result.findings.push_back(MakeFinding(
+          "move-incomplete", "a move needs both \"from\" and \"to\" (neither, for a pass)", i));
+      break;
+    }
+    LegalMoves(r, pos, a.roll(), &legal);
+    v1::ReplayStep step;
+    step.set_index(i);
+    step.set_player(ToPlayer(mover));
+    step.set_roll(a.roll());
+    for (const Move& m : legal) {
+      v1::Move* lm = step.add_legal();
+      lm->set_from(m.from);
+      lm->set_to(m.to);
+    }
+    if (!a.has_from()) {
+      if (!legal.empty()) {
+        result.findings.push_back(MakeFinding(
+            "pass-with-legal-move",
+            absl::StrCat(SideName(mover), " passed a throw of ", a.roll(),
+                         " but a move was legal: expected one of ", DescribeMoves(legal)), i));
+        break;
+      }
+      PassTurn(&pos);
+    } else {
+      const Move m{static_cast<uint8_t>(a.from() < 0 || a.from() > 31 ? 255 : a.from()),
+                   static_cast<uint8_t>(a.to() < 0 || a.to() > 31 ? 255 : a.to())};
+      bool found = false;
+      for (const Move& lm : legal) found = found || lm == m;
+      if (!found) {
+        const std::string expected =
+            legal.empty() ? absl::StrCat("no move is legal for ", SideName(mover), "'s throw of ",
+                                         a.roll(), ": expected a pass (no \"from\"/\"to\")")
+                          : absl::StrCat("expected one of ", DescribeMoves(legal));
+        const bool wrong_distance = Destination(r, a.from(), a.roll()) != a.to() &&
+                                    a.from() >= 0 && a.from() <= r.off;
+        result.findings.push_back(MakeFinding(
+            wrong_distance ? "move-roll-mismatch" : "move-illegal",
+            absl::StrCat(SideName(mover), "'s move ", a.from(), "->", a.to(),
+                         wrong_distance ? absl::StrCat(" does not match the throw of ", a.roll())
+                                        : absl::StrCat(" is not legal for the throw of ", a.roll()),
+                         ": ", expected), i));
+        break;
+      }
+      const MoveResult mr = ApplyMove(r, &pos, m);
+      v1::Move* mv = step.mutable_move();
+      mv->set_from(m.from);
+      mv->set_to(m.to);
+      step.set_captured(mr.captured);
+      step.set_extra_roll(mr.extra_roll);
+      if (mr.placed) step.set_placed(true);
+    }
+    *step.mutable_position() = PositionToCounts(r, pos);
+    *result.replay.add_actions() = std::move(step);
+  }
+  result.final_position = pos;
+  result.winner = Winner(r, pos);
+  if (result.winner && result.findings.empty()) result.replay.set_winner(ToPlayer(*result.winner));
+  return result;
+}
+
+}  // namespace scribe

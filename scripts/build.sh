@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Configures and builds into the folder given (default: build).
+# Extra arguments go to CMake, e.g. scripts/build.sh build-asan -DSCRIBE_SANITIZE=ON
+set -euo pipefail
+cd "$(dirname "$0")/.."
+dir="${1:-build}"
+shift || true
+jobs="$(nproc 2>/dev/null || echo 2)"
+cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null
+cmake --build "$dir" -j "$jobs"
