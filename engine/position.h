@@ -13,6 +13,8 @@
 #ifndef SCRIBE_ENGINE_POSITION_H_
 #define SCRIBE_ENGINE_POSITION_H_
 
+#include <bit>
+#include <cassert>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -54,7 +56,8 @@ inline bool IsOver(const Rules& rules, const Position& pos) {
          pos.count[kDark][rules.off] == rules.pieces;
 }
 
-// The legal moves of the side to move for `roll`.
+// The legal moves of the side to move for `roll` (defined below: inline,
+// it is the hot path of every search and playout).
 void LegalMoves(const Rules& rules, const Position& pos, int roll, MoveList* out);
 
 // Applies a legal move; passes the turn unless it earned another throw.
@@ -72,6 +75,125 @@ std::string CheckPosition(const Rules& rules, const Position& pos);
 // Path index of a piece's destination for a throw, or -1 when the throw
 // cannot carry it to a square or exactly off (ignores other pieces).
 int Destination(const Rules& rules, int from, int roll);
+
+// ---------------------------------------------------------------------------
+// Implementation of the hot functions.
+
+inline void LegalMoves(const Rules& rules, const Position& pos, int roll, MoveList* out) {
+  out->clear();
+  if (roll <= 0 || roll > kMaxRoll || IsOver(rules, pos)) return;
+  const Side me = pos.to_move;
+  const Side opp = Other(me);
+  uint32_t sources = pos.occ[me];
+  if (pos.count[me][0] > 0 && ((rules.entry_roll_mask >> roll) & 1u)) sources |= 1u;
+  // Destinations as index bits; the shift drops anything past index 31.
+  uint32_t dest = static_cast<uint32_t>(static_cast<uint64_t>(sources) << roll);
+  dest &= rules.bear_off_stack ? rules.board_mask : (rules.board_mask | (1u << rules.off));
+  // An opponent on a safe square that both colours may not share blocks.
+  if (!rules.safe_shared) {
+    const uint32_t opp_here = rules.opp_is_identity
+                                  ? (pos.occ[opp] & rules.opp_identity[me])
+                                  : MapOccupancy(rules.opp_to_mine[me], pos.occ[opp]);
+    dest &= ~(opp_here & rules.safe_mask);
+  }
+  if (!rules.stacking) {
+    if (!rules.revisits) {
+      dest &= ~pos.occ[me];
+    } else {
+      // A tile on the path twice: the moving piece leaves its own square.
+      uint32_t candidates = dest;
+      while (candidates) {
+        const int d = std::countr_zero(candidates);
+        candidates &= candidates - 1;
+        const uint32_t others = pos.occ[me] & ~(1u << (d - roll));
+        if (others & rules.own_overlap[me][d]) dest &= ~(1u << d);
+      }
+    }
+  }
+  while (dest) {
+    const int d = std::countr_zero(dest);
+    dest &= dest - 1;
+    out->push_back(Move{static_cast<uint8_t>(d - roll), static_cast<uint8_t>(d)});
+  }
+  if (rules.bear_off_stack && roll == rules.bear_off_roll &&
+      ((pos.occ[me] >> rules.path_length) & 1u)) {
+    out->push_back(Move{static_cast<uint8_t>(rules.path_length), static_cast<uint8_t>(rules.off)});
+  }
+}
+
+namespace position_internal {
+
+// Whether side `me` may put a piece on index d without moving it there by a
+// throw (auto-placement): never onto a capture, nor onto its own piece
+// without stacking.
+inline bool CanPlaceWithoutCapture(const Rules& rules, const Position& pos, Side me, int d) {
+  if (!rules.stacking && (pos.occ[me] & rules.own_overlap[me][d])) return false;
+  const uint32_t opp = pos.occ[Other(me)] & rules.opp_overlap[me][d];
+  return opp == 0 || (rules.IsSafe(d) && rules.safe_shared);
+}
+
+}  // namespace position_internal
+
+inline MoveResult ApplyMove(const Rules& rules, Position* pos, Move move) {
+  MoveResult result;
+  const Side me = pos->to_move;
+  const Side opp = Other(me);
+  const int from = move.from, to = move.to;
+  uint8_t(&mine)[kIndexSlots] = pos->count[me];
+  assert(mine[from] > 0);
+  if (to == rules.off) {
+    // Bearing off a stack from the last square takes every piece there.
+    const uint8_t n = rules.bear_off_stack ? mine[from] : 1;
+    mine[from] = static_cast<uint8_t>(mine[from] - n);
+    if (mine[from] == 0) pos->occ[me] &= ~(1u << from);
+    mine[to] = static_cast<uint8_t>(mine[to] + n);
+    result.bore_off = true;
+    if (mine[to] == rules.pieces) {
+      result.won = true;
+      return result;
+    }
+    pos->to_move = opp;
+    return result;
+  }
+  // Bit 0 of occ is never set, so clearing it for an entering piece is
+  // harmless.
+  --mine[from];
+  if (mine[from] == 0) pos->occ[me] &= ~(1u << from);
+  const uint32_t hit = pos->occ[opp] & rules.opp_overlap[me][to];
+  if (hit && !rules.IsSafe(to)) {
+    uint8_t(&theirs)[kIndexSlots] = pos->count[opp];
+    if (!rules.stacking) {
+      // At most one opponent piece stands on a square.
+      const int j = std::countr_zero(hit);
+      result.captured = 1;
+      ++theirs[0];
+      theirs[j] = 0;
+    } else {
+      uint32_t h = hit;
+      while (h) {
+        const int j = std::countr_zero(h);
+        h &= h - 1;
+        result.captured += theirs[j];
+        theirs[0] = static_cast<uint8_t>(theirs[0] + theirs[j]);
+        theirs[j] = 0;
+      }
+    }
+    pos->occ[opp] &= ~hit;
+  }
+  ++mine[to];
+  pos->occ[me] |= 1u << to;
+  result.rosette = rules.GivesExtraRoll(to);
+  if (((rules.auto_place_mask >> to) & 1u) && mine[0] > 0 &&
+      position_internal::CanPlaceWithoutCapture(rules, *pos, me, rules.auto_place_to)) {
+    --mine[0];
+    ++mine[rules.auto_place_to];
+    pos->occ[me] |= 1u << rules.auto_place_to;
+    result.placed = true;
+  }
+  result.extra_roll = result.rosette || (result.captured > 0 && rules.capture_extra_roll);
+  if (!result.extra_roll) pos->to_move = opp;
+  return result;
+}
 
 }  // namespace scribe
 

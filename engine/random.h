@@ -45,8 +45,7 @@ class Rng {
   // One throw of the rules' dice: each binary die shows a mark with chance
   // one half.
   int Throw(const Rules& rules) {
-    const uint64_t bits = Next() >> (64 - rules.dice_count);
-    return rules.roll_for_marks[std::popcount(bits)];
+    return rules.roll_for_bits[Next() >> (64 - rules.dice_count)];
   }
 
  private:

@@ -31,6 +31,9 @@ Rules::Rules(const v1::Ruleset& resolved, std::string digest_in)
     for (int j = 0; j < k; ++j) ways = ways * (dice_count - j) / (j + 1);
     weights[roll_for_marks[k]] += ways;
   }
+  for (uint32_t bits = 0; bits < (1u << dice_count); ++bits) {
+    roll_for_bits[bits] = static_cast<uint8_t>(roll_for_marks[std::popcount(bits)]);
+  }
   for (const auto& [roll, weight] : weights) {
     outcomes.push_back({roll, weight});
     possible_rolls |= 1u << roll;
@@ -75,6 +78,14 @@ Rules::Rules(const v1::Ruleset& resolved, std::string digest_in)
           if (j != d) revisits = true;
         }
       }
+    }
+  }
+  opp_is_identity = true;
+  for (int s = 0; s < 2; ++s) {
+    for (int j = 1; j <= path_length; ++j) {
+      const uint32_t m = opp_overlap[1 - s][j];  // s's indices on opponent index j's square
+      if (m == (1u << j)) opp_identity[s] |= m;
+      else if (m != 0) opp_is_identity = false;
     }
   }
   // Second pass: the maps need both sides' overlaps.

@@ -40,6 +40,9 @@ struct Rules {
   std::vector<RollOutcome> outcomes;  // distinct rolls, ascending
   int max_roll = 0;
   uint32_t possible_rolls = 0;        // bit r set: the dice can give r
+  // The throw for each pattern of dice_count random bits (1 = a mark up):
+  // a table instead of a popcount, for the playout loop.
+  uint8_t roll_for_bits[1u << kMaxDice] = {};
 
   // Per side and path index 1..L: the tile and the "square" (tile and
   // phase); two pieces interact only on the same square.
@@ -73,6 +76,11 @@ struct Rules {
   // i of b. own_to_mine likewise for s's own pieces.
   uint32_t opp_to_mine[2][4][256] = {};
   uint32_t own_to_mine[2][4][256] = {};
+  // When every opponent index maps to the mover's same index or to none
+  // (finkel, sawah: the shared lane has the same numbers for both), the map
+  // is a mask: opp_identity[s] = opponent indices that share a square.
+  bool opp_is_identity = false;
+  uint32_t opp_identity[2] = {0, 0};
 
   bool IsSafe(int index) const { return (safe_mask >> index) & 1u; }
   bool GivesExtraRoll(int index) const { return (extra_mask >> index) & 1u; }
