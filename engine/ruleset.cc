@@ -66,8 +66,9 @@ std::string CanonicalPresetId(absl::string_view name) {
 // warnings when unknown fields are allowed: we want all of them listed).
 class ProblemCollector : public pb::io::ErrorCollector {
  public:
-  ProblemCollector(std::vector<FieldProblem>* out, std::string field_prefix, std::string where)
-      : out_(out), prefix_(std::move(field_prefix)), where_(std::move(where)) {}
+  ProblemCollector(std::vector<FieldProblem>* out, std::string field_prefix, std::string where,
+                   absl::string_view text)
+      : out_(out), prefix_(std::move(field_prefix)), where_(std::move(where)), text_(text) {}
 
   void AddError(int line, int column, const std::string& message) override {
     Add(line, column, message);
@@ -89,6 +90,12 @@ class ProblemCollector : public pb::io::ErrorCollector {
       std::string name = message.substr(start, end - start);
       const bool in_dice = message.find("scribe.v1.Dice") != std::string::npos;
       if (prefix_.empty()) field = absl::StrCat(in_dice ? "dice." : "", name);
+      // The parser points past the key; point at the key itself.
+      std::vector<absl::string_view> lines = absl::StrSplit(text_, '\n');
+      if (line >= 0 && line < static_cast<int>(lines.size())) {
+        const size_t at = lines[line].rfind(name, static_cast<size_t>(column));
+        if (at != absl::string_view::npos) column = static_cast<int>(at);
+      }
       out_->push_back({field, absl::StrCat(where_, "line ", line + 1, ":", column + 1,
                                            ": unknown key \"", name, "\"")});
       return;
@@ -99,6 +106,7 @@ class ProblemCollector : public pb::io::ErrorCollector {
   std::vector<FieldProblem>* out_;
   std::string prefix_;
   std::string where_;
+  absl::string_view text_;
   int count_ = 0;
 };
 
@@ -106,7 +114,7 @@ bool ParseRulesetText(absl::string_view text, v1::Ruleset* out, TextFormat::Pars
                       std::vector<FieldProblem>* problems, const std::string& field_prefix,
                       const std::string& where) {
   TextFormat::Parser parser;
-  ProblemCollector collector(problems, field_prefix, where);
+  ProblemCollector collector(problems, field_prefix, where, text);
   parser.RecordErrorsTo(&collector);
   parser.WriteLocationsTo(tree);
   parser.AllowUnknownField(true);

@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <map>
+
 #include "absl/strings/str_cat.h"
 #include "google/protobuf/util/json_util.h"
 
@@ -90,14 +92,43 @@ ParsedRecords ParseJsonRecords(absl::string_view text) {
   return out;
 }
 
+namespace {
+
+// Protobuf prints map entries in hash order, which changes from run to run:
+// sort them, so that the same record always gives the same bytes.
+void SortMapFields(const google::protobuf::Descriptor* desc, nlohmann::ordered_json* j) {
+  if (!j->is_object()) return;
+  for (int i = 0; i < desc->field_count(); ++i) {
+    const google::protobuf::FieldDescriptor* f = desc->field(i);
+    if (f->cpp_type() != google::protobuf::FieldDescriptor::CPPTYPE_MESSAGE) continue;
+    auto it = j->find(f->name());
+    if (it == j->end()) continue;
+    if (f->is_map()) {
+      std::map<std::string, nlohmann::ordered_json> sorted;
+      for (auto& item : it->items()) sorted.emplace(item.key(), std::move(item.value()));
+      nlohmann::ordered_json entries = nlohmann::ordered_json::object();
+      for (auto& [key, value] : sorted) entries[key] = std::move(value);
+      *it = std::move(entries);
+    } else if (f->is_repeated()) {
+      for (auto& element : *it) SortMapFields(f->message_type(), &element);
+    } else {
+      SortMapFields(f->message_type(), &*it);
+    }
+  }
+}
+
+}  // namespace
+
 std::string MessageToJson(const google::protobuf::Message& message, bool pretty) {
   google::protobuf::util::JsonPrintOptions options;
   options.preserve_proto_field_names = true;
-  options.add_whitespace = pretty;
   std::string out;
   (void)google::protobuf::util::MessageToJsonString(message, &out, options);
-  if (!out.empty() && out.back() == '\n') out.pop_back();
-  return out;
+  // Re-printed through nlohmann: map entries sorted, and "<", ">" and "&"
+  // written as themselves (protobuf escapes them for HTML).
+  nlohmann::ordered_json j = nlohmann::ordered_json::parse(out);
+  SortMapFields(message.GetDescriptor(), &j);
+  return j.dump(pretty ? 2 : -1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }
 
 std::string WriteJsonRecord(const v1::GameRecord& record) { return MessageToJson(record); }

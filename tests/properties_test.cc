@@ -424,13 +424,30 @@ bool PlayPly(const Rules& rules, const Model& m, Position* pos, int roll, int ch
   return true;
 }
 
+// What a played game went through, to show that the properties see the
+// interesting cases.
+struct Seen {
+  bool captured = false;
+  bool extra_roll = false;
+  bool bore_off = false;
+  bool placed = false;
+};
+
 std::vector<Position> PlaySteps(const Rules& rules, const Model& m, Side first,
-                                const std::vector<Step>& steps, bool check) {
+                                const std::vector<Step>& steps, bool check,
+                                Seen* seen = nullptr) {
   Position pos = StartPosition(rules, first);
   if (check) CheckPosition_(rules, pos);
   std::vector<Position> trace = {pos};
   for (const Step& step : steps) {
-    if (!PlayPly(rules, m, &pos, step.roll, step.choice, check)) break;
+    MoveResult result;
+    if (!PlayPly(rules, m, &pos, step.roll, step.choice, check, &result)) break;
+    if (seen) {
+      seen->captured |= result.captured > 0;
+      seen->extra_roll |= result.extra_roll;
+      seen->bore_off |= result.bore_off;
+      seen->placed |= result.placed;
+    }
     trace.push_back(pos);
   }
   return trace;
@@ -550,27 +567,54 @@ RC_GTEST_PROP(EngineProperties, GeneratedPlayKeepsEveryContract, ()) {
   const Rules& rules = *loaded.rules;
   const Model& m = loaded.model;
   RC_CLASSIFY(reference.find('(') != std::string::npos, "overridden");
-  const Side first = *rc::gen::element(kLight, kDark);
+  const Side first = *rc::gen::arbitrary<bool>() ? kDark : kLight;
   const auto step_gen = rc::gen::construct<Step>(rc::gen::elementOf(m.rolls),
                                                  rc::gen::inRange(0, kIndexSlots));
   const auto steps = *rc::gen::scale(20.0, rc::gen::container<std::vector<Step>>(step_gen));
 
-  const std::vector<Position> trace = PlaySteps(rules, m, first, steps, /*check=*/true);
+  Seen seen;
+  const std::vector<Position> trace = PlaySteps(rules, m, first, steps, /*check=*/true, &seen);
+  RC_CLASSIFY(IsOver(rules, trace.back()), "finished");
+  RC_CLASSIFY(seen.captured, "captured");
+  RC_CLASSIFY(seen.bore_off, "bore off");
+  RC_CLASSIFY(seen.placed, "placed");
   RC_ASSERT(PlaySteps(rules, m, first, steps, /*check=*/false) == trace);
   const auto fresh = std::make_unique<Rules>(rules.ruleset, rules.digest);
   RC_ASSERT(PlaySteps(*fresh, m, first, steps, /*check=*/false) == trace);
 }
 
-// A whole game of `rules` played by scribe::Rng from `seed`: every ply
-// checked; it ends within kMaxPlies with one winner, who has every piece
-// off, and the loser has not.
-void PlayWholeGame(const Loaded& loaded, uint64_t seed, Side first) {
+// Whether neither side can ever move again: no throw gives either side a
+// legal move (the engine's moves, which CheckLegalMoves compares with the
+// model's, agree with the model here too).
+bool DeadPosition(const Rules& rules, const Model& m, const Position& pos) {
+  for (Side s : {kLight, kDark}) {
+    Position p = pos;
+    p.to_move = s;
+    for (const RollOutcome& o : rules.outcomes) {
+      MoveList legal;
+      LegalMoves(rules, p, o.roll, &legal);
+      RC_ASSERT(legal.empty() == ModelMoves(m, p, o.roll).empty());
+      if (!legal.empty()) return false;
+    }
+  }
+  return true;
+}
+
+enum class Ending { kWon, kDead };
+
+// A whole game of `rules` played by scribe::Rng from `seed`, every ply
+// checked. It ends within kMaxPlies with one winner, who has every piece off
+// while the loser has not; or, only when `allow_dead`, it reaches a position
+// where no throw ever moves a piece of either side (possible with unshared
+// safe squares on a path that visits a tile twice).
+Ending PlayWholeGame(const Loaded& loaded, uint64_t seed, Side first, bool allow_dead) {
   const Rules& rules = *loaded.rules;
   const Model& m = loaded.model;
   Rng rng(seed);
   Position pos = StartPosition(rules, first);
   int plies = 0;
   int wins = 0;
+  int passes_in_a_row = 0;
   Side last_mover = first;
   while (!IsOver(rules, pos) && plies < kMaxPlies) {
     const int roll = rng.Throw(rules);
@@ -583,6 +627,13 @@ void PlayWholeGame(const Loaded& loaded, uint64_t seed, Side first) {
     RC_ASSERT(PlayPly(rules, m, &pos, roll, choice, /*check=*/true, &result));
     wins += result.won;
     ++plies;
+    passes_in_a_row = legal.empty() ? passes_in_a_row + 1 : 0;
+    if (passes_in_a_row >= 8 && DeadPosition(rules, m, pos)) {
+      RC_LOG() << "dead after " << plies << " plies: " << Describe(m, pos) << "\n";
+      RC_ASSERT(allow_dead);
+      RC_ASSERT(wins == 0);
+      return Ending::kDead;
+    }
   }
   if (!IsOver(rules, pos)) RC_LOG() << "unfinished: " << Describe(m, pos) << "\n";
   RC_ASSERT(IsOver(rules, pos));
@@ -599,6 +650,7 @@ void PlayWholeGame(const Loaded& loaded, uint64_t seed, Side first) {
     LegalMoves(rules, pos, o.roll, &legal);
     RC_ASSERT(legal.empty());
   }
+  return Ending::kWon;
 }
 
 // Every preset, one whole game each per case.
@@ -606,7 +658,7 @@ RC_GTEST_PROP(EngineProperties, EveryPresetGameEndsWithOneWinner, ()) {
   for (const PresetInfo& p : Presets()) {
     const uint64_t seed = *rc::gen::arbitrary<uint64_t>();
     RC_LOG() << "ruleset " << p.id << " seed " << seed << "\n";
-    PlayWholeGame(LoadOrFail(p.id), seed, kLight);
+    PlayWholeGame(LoadOrFail(p.id), seed, kLight, /*allow_dead=*/false);
   }
 }
 
@@ -614,9 +666,10 @@ RC_GTEST_PROP(EngineProperties, EveryPresetGameEndsWithOneWinner, ()) {
 RC_GTEST_PROP(EngineProperties, OverriddenGameEndsWithOneWinner, ()) {
   const std::string reference = GenReference();
   const uint64_t seed = *rc::gen::arbitrary<uint64_t>();
-  const Side first = *rc::gen::element(kLight, kDark);
+  const Side first = *rc::gen::arbitrary<bool>() ? kDark : kLight;
   RC_LOG() << "ruleset " << reference << " seed " << seed << "\n";
-  PlayWholeGame(LoadOrFail(reference), seed, first);
+  const Ending ending = PlayWholeGame(LoadOrFail(reference), seed, first, /*allow_dead=*/true);
+  RC_CLASSIFY(ending == Ending::kDead, "dead position");
 }
 
 // The same seed gives the same game, the same positions.

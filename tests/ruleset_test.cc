@@ -711,6 +711,14 @@ TEST(RefusalTest, MalformedReferences) {
   Refused("finkel(=5)");
 }
 
+// A key given twice in one reference is ambiguous (as a scalar written twice
+// in a ruleset text is an error): it must be refused, not settled silently
+// by the last one.
+TEST(RefusalTest, KeyGivenTwiceIsRefused) {
+  ExpectProblem(Refused("finkel(pieces=5, pieces=6)"), "pieces");
+  ExpectProblem(RefusedText("base: \"finkel\"\npieces: 5\npieces: 6\n"), "");
+}
+
 // A value is one value: text that happens to be more text format must not
 // set other fields behind the reference's back.
 TEST(RefusalTest, OverrideValueCannotSmuggleOtherFields) {

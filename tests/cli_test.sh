@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# End-to-end tests of the scribe command as a user runs it: output and exit
+# codes. Usage: cli_test.sh SCRIBE_BINARY DATA_DIR EXAMPLES_DIR
+set -uo pipefail
+SCRIBE="$1"
+DATA="$2"
+EXAMPLES="$3"
+TMP="$(mktemp -d)"
+trap 'rm -rf "$TMP"' EXIT
+passed=0
+failed=0
+
+# check NAME EXPECTED_EXIT PATTERN -- COMMAND...: runs the command, checks
+# the exit code and that stdout+stderr match the extended regex PATTERN.
+check() {
+  local name="$1" want="$2" pattern="$3"
+  shift 4
+  local out rc
+  out="$("$@" 2>&1)"
+  rc=$?
+  if [ "$rc" -ne "$want" ]; then
+    echo "FAIL $name: exit $rc, wanted $want"; echo "$out" | head -20; failed=$((failed + 1)); return
+  fi
+  if [ -n "$pattern" ] && ! grep -Eq -- "$pattern" <<<"$out"; then
+    echo "FAIL $name: output does not match /$pattern/"; echo "$out" | head -20; failed=$((failed + 1)); return
+  fi
+  echo "ok   $name"
+  passed=$((passed + 1))
+}
+
+check "rulesets lists every preset" 0 "sawah-tablet \(alias aseb\)" -- "$SCRIBE" rulesets
+for p in finkel finkel-blank4 masters blitz sawah sawah-tablet sawah-marks turnover murray skiriuk; do
+  check "rulesets lists $p" 0 "^$p " -- "$SCRIBE" rulesets
+done
+check "ruleset show prints the digest" 0 "^# digest: [0-9a-f]{16}$" -- "$SCRIBE" ruleset show finkel
+check "ruleset show prints every parameter" 0 "^safe_shared: false$" -- "$SCRIBE" ruleset show finkel
+check "ruleset show with overrides" 0 "^pieces: 5$" -- "$SCRIBE" ruleset show "finkel(pieces=5,capture_extra_roll=true)"
+check "an alias has its preset's parameters" 0 "^pieces: 5$" -- "$SCRIBE" ruleset show aseb
+check "unknown ruleset is refused" 2 "unknown ruleset" -- "$SCRIBE" ruleset show no-such-rules
+check "tablet-betting is declined with the reason" 2 "not a complete ruleset" -- "$SCRIBE" ruleset show tablet-betting
+check "a bad override lists every problem" 2 "pieces: 0 is out of range" -- "$SCRIBE" ruleset show "finkel(pieces=0,foo=1)"
+check "a bad override names the unknown key" 2 "unknown key \"foo\"" -- "$SCRIBE" ruleset show "finkel(pieces=0,foo=1)"
+
+# A ruleset file of the user's own, with a base.
+cat > "$TMP/five.textproto" <<'RULES'
+base: "finkel"
+id: "five"
+pieces: 5
+capture_extra_roll: true
+RULES
+check "a ruleset file loads" 0 "^capture_extra_roll: true$" -- "$SCRIBE" ruleset show "$TMP/five.textproto"
+printf 'base: "finkel"\npeices: 5\nboard: BOARD_MARS\n' > "$TMP/bad.textproto"
+check "a broken ruleset file names the line" 2 "line 2:1: unknown key \"peices\"" -- "$SCRIBE" ruleset show "$TMP/bad.textproto"
+
+# play: legal, deterministic, every preset.
+for p in finkel finkel-blank4 masters blitz sawah sawah-tablet sawah-marks turnover murray skiriuk; do
+  "$SCRIBE" play --ruleset "$p" --seed 11 > "$TMP/$p.json"
+  check "play $p gives a valid record" 0 ": ok$" -- "$SCRIBE" validate "$TMP/$p.json"
+  check "play $p gives a finished game" 0 "\"winner\":\"(LIGHT|DARK)\"" -- "$SCRIBE" replay --format=json "$TMP/$p.json"
+done
+"$SCRIBE" play --ruleset finkel --seed 5 > "$TMP/a.json"
+"$SCRIBE" play --ruleset finkel --seed 5 > "$TMP/b.json"
+"$SCRIBE" play --ruleset finkel --seed 6 > "$TMP/c.json"
+check "the same seed gives the same game" 0 "" -- cmp "$TMP/a.json" "$TMP/b.json"
+check "another seed gives another game" 1 "" -- cmp -s "$TMP/a.json" "$TMP/c.json"
+check "play writes from 0 for an entering piece" 0 "\"from\":0" -- cat "$TMP/a.json"
+check "turnover play carries its throw-off" 0 "\"opening\":\[\{\"light\":" -- cat "$TMP/turnover.json"
+
+# replay
+check "replay text says who won" 0 "^winner: (light|dark)$" -- "$SCRIBE" replay "$EXAMPLES/finkel-game.json"
+check "replay json has every field" 0 "\"index\":0,\"player\":\"LIGHT\",\"roll\":[0-4],\"legal\":" -- "$SCRIBE" replay --format=json "$EXAMPLES/finkel-game.json"
+check "replay json gives positions" 0 "\"position\":\{\"light\":\[" -- "$SCRIBE" replay --format=json "$EXAMPLES/finkel-game.json"
+
+# validate: exit codes and findings
+check "the example is valid" 0 "finkel-game.json: ok" -- "$SCRIBE" validate "$EXAMPLES/finkel-game.json"
+echo '{"ruleset": "finkel", "actions": [{"roll": 2, "from": 0, "to": 3}]}' > "$TMP/wrong.json"
+check "a wrong move is a finding with its action" 1 "error\[move-roll-mismatch\].*expected one of 0->2.*action 0" -- "$SCRIBE" validate "$TMP/wrong.json"
+echo '{"ruleset": "finkel", "actions": [{"roll": 2}]}' > "$TMP/pass.json"
+check "a pass with a legal move is a finding" 1 "error\[pass-with-legal-move\]" -- "$SCRIBE" validate "$TMP/pass.json"
+printf '{"ruleset": "finkel",\n "actions": [\n' > "$TMP/truncated.json"
+check "a truncated file is a finding with line and column" 1 "truncated.json:3:1: error\[json-syntax\]" -- "$SCRIBE" validate "$TMP/truncated.json"
+printf '\x00\xff garbage' > "$TMP/garbage.json"
+check "garbage is a finding, not a crash" 1 "error\[json-syntax\]" -- "$SCRIBE" validate "$TMP/garbage.json"
+echo '[{"ruleset": "finkel", "actions": []}, 42, {"ruleset": "nope"}]' > "$TMP/array.json"
+check "an array: each bad record is found" 1 "error\[not-a-record\].*record 1" -- "$SCRIBE" validate "$TMP/array.json"
+check "an array: the unknown ruleset too" 1 "error\[ruleset-unknown\].*record 2" -- "$SCRIBE" validate "$TMP/array.json"
+check "validate json output" 1 "^\{\"files\":\[\{\"file\":\".*wrong.json\",\"valid\":false,\"findings\":\[\{\"action_index\":0,\"code\":\"move-roll-mismatch\"" -- "$SCRIBE" validate --format=json "$TMP/wrong.json"
+check "valid json output says valid" 0 "\"valid\":true" -- "$SCRIBE" validate --format=json "$EXAMPLES/finkel-game.json"
+check "a missing file is exit 2" 2 "cannot open" -- "$SCRIBE" validate "$TMP/does-not-exist.json"
+check "a directory is exit 2" 2 "" -- "$SCRIBE" validate "$TMP"
+check "no file is a usage error" 2 "" -- "$SCRIBE" validate
+check "an unknown command is a usage error" 2 "" -- "$SCRIBE" frobnicate
+check "validate under a ruleset file" 0 ": ok$" -- "$SCRIBE" validate --ruleset finkel "$EXAMPLES/finkel-game.json"
+
+# perft
+check "perft depth 0 is 1" 0 "^1$" -- "$SCRIBE" perft --ruleset finkel --depth 0
+check "perft depth 1 counts one branch per roll value" 0 "^5$" -- "$SCRIBE" perft --ruleset finkel --depth 1
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
