@@ -3,10 +3,15 @@
 // A thin shell: it parses flags, reads files, calls the libraries and prints.
 // Exit codes: 0 success (every record valid), 1 a record is not a legal game
 // (or not a record at all), 2 a usage error or a file that cannot be read.
+#include <unistd.h>
+
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <algorithm>
 #include <iterator>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -19,6 +24,7 @@
 #include "engine/position.h"
 #include "engine/random.h"
 #include "engine/ruleset.h"
+#include "records/formats.h"
 #include "records/json_record.h"
 #include "records/referee.h"
 
@@ -36,6 +42,11 @@ bool ReadFile(const std::string& path, std::string* out, std::string* error) {
   if (path == "-") {
     out->assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
     return true;
+  }
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    *error = absl::StrCat(path, ": is a directory");
+    return false;
   }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
@@ -112,6 +123,7 @@ int CmdPlay(const std::string& ref, uint64_t seed) {
   Rng rng(seed);
   v1::GameRecord record;
   record.set_ruleset(rules.ruleset.id().empty() ? ref : rules.ruleset.id());
+  record.set_ruleset_digest(rules.digest);
   (*record.mutable_tags())["Light"] = "random";
   (*record.mutable_tags())["Dark"] = "random";
   (*record.mutable_tags())["Seed"] = absl::StrCat(seed);
@@ -153,30 +165,64 @@ int CmdPlay(const std::string& ref, uint64_t seed) {
   return kExitOk;
 }
 
-struct LoadedFile {
-  std::string path;
-  std::string text;
-  ParsedRecords parsed;
-};
-
-// Reads and parses each file; unreadable files are reported and make the
-// command exit 2.
-bool LoadFiles(const std::vector<std::string>& paths, std::vector<LoadedFile>* out) {
+// The record files named on the command line: files as they are,
+// directories searched for .tsn and .json files, in name order.
+bool ExpandPaths(const std::vector<std::string>& paths, std::vector<std::string>* out) {
   bool ok = true;
   for (const std::string& path : paths) {
-    LoadedFile f;
-    f.path = path;
-    std::string error;
-    if (!ReadFile(path, &f.text, &error)) {
-      std::cerr << "scribe: " << error << "\n";
-      ok = false;
-      continue;
+    std::error_code ec;
+    if (path != "-" && std::filesystem::is_directory(path, ec)) {
+      std::vector<std::string> found;
+      for (auto it = std::filesystem::recursive_directory_iterator(path, ec);
+           !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
+        if (!it->is_regular_file(ec)) continue;
+        const std::string ext = it->path().extension().string();
+        if (ext == ".tsn" || ext == ".json") found.push_back(it->path().string());
+      }
+      if (ec) {
+        std::cerr << "scribe: " << path << ": " << ec.message() << "\n";
+        ok = false;
+      }
+      std::sort(found.begin(), found.end());
+      out->insert(out->end(), found.begin(), found.end());
+    } else {
+      out->push_back(path);
     }
-    f.parsed = ParseJsonRecords(f.text);
-    out->push_back(std::move(f));
   }
   return ok;
 }
+
+// The input format: --from when given, else by name and content.
+Format InputFormat(const std::string& from, const std::string& path, absl::string_view text) {
+  if (!from.empty()) return *FormatFromName(from);
+  return DetectFormat(path, text);
+}
+
+// A progress bar on standard error, when it is a terminal and the run is
+// long enough to want one.
+class Progress {
+ public:
+  explicit Progress(size_t total) : total_(total), enabled_(total >= 20 && isatty(STDERR_FILENO)) {}
+  ~Progress() {
+    if (enabled_ && drawn_) std::cerr << "\r\033[K" << std::flush;
+  }
+  void Step() {
+    ++done_;
+    if (!enabled_) return;
+    const int width = 40;
+    const int filled = static_cast<int>(width * done_ / total_);
+    if (filled == last_ && done_ != total_) return;
+    last_ = filled;
+    drawn_ = true;
+    std::cerr << "\r[" << std::string(filled, '#') << std::string(width - filled, ' ') << "] " << done_ << "/"
+              << total_ << " files" << std::flush;
+  }
+
+ private:
+  size_t total_, done_ = 0;
+  bool enabled_, drawn_ = false;
+  int last_ = -1;
+};
 
 std::string FindingToText(const std::string& file, const v1::Finding& f) {
   std::string where = file;
@@ -191,42 +237,76 @@ std::string FindingToText(const std::string& file, const v1::Finding& f) {
 }
 
 int CmdValidate(const std::vector<std::string>& paths, const std::string& format,
-                const std::string& ruleset_ref) {
-  std::shared_ptr<const Rules> forced;
+                const std::string& ruleset_ref, const std::string& from) {
+  RecordIo io;
   if (!ruleset_ref.empty()) {
     auto r = CliRuleset(ruleset_ref);
     if (!r.ok()) return RulesetError(r.status());
-    forced = *r;
+    io.rules = *r;
   }
-  std::vector<LoadedFile> files;
-  const bool all_read = LoadFiles(paths, &files);
+  std::vector<std::string> files;
+  bool all_read = ExpandPaths(paths, &files);
   v1::ValidationReport report;
   bool all_valid = true;
-  for (const LoadedFile& f : files) {
-    v1::FileReport* fr = report.add_files();
-    fr->set_file(f.path);
-    for (const v1::Finding& finding : f.parsed.findings) *fr->add_findings() = finding;
-    const bool many = f.parsed.records.size() > 1 || !f.parsed.findings.empty();
-    for (size_t k = 0; k < f.parsed.records.size(); ++k) {
-      RefereeResult result = Referee(f.parsed.records[k], forced);
-      for (v1::Finding& finding : result.findings) {
-        if (many || f.parsed.record_indices[k] != 0) finding.set_record_index(f.parsed.record_indices[k]);
-        *fr->add_findings() = std::move(finding);
-      }
+  Progress progress(files.size());
+  for (const std::string& path : files) {
+    std::string text, error;
+    progress.Step();
+    if (!ReadFile(path, &text, &error)) {
+      std::cerr << "scribe: " << error << "\n";
+      all_read = false;
+      // Said in the JSON report too, so no file goes missing from it.
+      v1::FileReport* fr = report.add_files();
+      fr->set_file(path);
+      fr->set_valid(false);
+      v1::Finding* f = fr->add_findings();
+      f->set_code("file-unreadable");
+      f->set_message(error);
+      continue;
     }
-    fr->set_valid(fr->findings_size() == 0);
-    all_valid = all_valid && fr->valid();
-  }
-  if (format == "json") {
-    std::cout << MessageToJson(report) << "\n";
-  } else {
-    for (const v1::FileReport& fr : report.files()) {
+    v1::FileReport fr = ValidateText(path, text, InputFormat(from, path, text), io);
+    all_valid = all_valid && fr.valid();
+    if (format != "json") {
       if (fr.valid()) std::cout << fr.file() << ": ok\n";
       for (const v1::Finding& finding : fr.findings()) std::cout << FindingToText(fr.file(), finding) << "\n";
     }
+    *report.add_files() = std::move(fr);
   }
+  if (format == "json") std::cout << MessageToJson(report) << "\n";
   if (!all_read) return kExitUsage;
   return all_valid ? kExitOk : kExitInvalid;
+}
+
+int CmdConvert(const std::string& path, const std::string& to, const std::string& from,
+               const std::string& ruleset_ref, bool tiles) {
+  RecordIo io;
+  io.tile_names = tiles;
+  if (!ruleset_ref.empty()) io.ruleset = ruleset_ref;
+  std::string text, error;
+  if (!ReadFile(path, &text, &error)) {
+    std::cerr << "scribe: " << error << "\n";
+    return kExitUsage;
+  }
+  const Format in = InputFormat(from, path, text);
+  // Convert only what is whole and legal: a converter that passes on a
+  // broken record writes a wrong one.
+  v1::FileReport report = ValidateText(path, text, in, io);
+  if (!report.valid()) {
+    for (const v1::Finding& finding : report.findings()) std::cerr << FindingToText(path, finding) << "\n";
+    std::cerr << "scribe: convert: " << path << " is not a legal record; nothing written\n";
+    return kExitInvalid;
+  }
+  ParsedRecords parsed = ReadRecords(in, text, io);
+  for (v1::GameRecord& record : parsed.records) {
+    if (record.ruleset().empty() && !io.ruleset.empty()) record.set_ruleset(io.ruleset);
+  }
+  auto out = WriteRecords(*FormatFromName(to), parsed.records, io);
+  if (!out.ok()) {
+    std::cerr << "scribe: convert: " << out.status().message() << "\n";
+    return kExitInvalid;
+  }
+  std::cout << *out;
+  return kExitOk;
 }
 
 std::string MoveText(const Rules& rules, Side side, int from, int to) {
@@ -241,7 +321,8 @@ std::string MoveText(const Rules& rules, Side side, int from, int to) {
 void PrintReplayText(const RefereeResult& result, const v1::GameRecord& record) {
   const Rules& rules = *result.rules;
   std::cout << "ruleset " << result.replay.ruleset() << " (digest " << rules.digest << ")\n";
-  for (const auto& [key, value] : record.tags()) std::cout << "  " << key << ": " << value << "\n";
+  const std::map<std::string, std::string> tags(record.tags().begin(), record.tags().end());
+  for (const auto& [key, value] : tags) std::cout << "  " << key << ": " << value << "\n";
   std::cout << SideName(result.replay.first_player() == v1::DARK ? kDark : kLight) << " moves first\n";
   for (const v1::ReplayStep& step : result.replay.actions()) {
     const Side side = step.player() == v1::DARK ? kDark : kLight;
@@ -267,37 +348,42 @@ void PrintReplayText(const RefereeResult& result, const v1::GameRecord& record) 
                                  rules.pieces - pos.count[s][0] - pos.count[s][rules.off],
                                  pos.count[s][rules.off]);
   }
-  if (result.winner) std::cout << "winner: " << SideName(*result.winner) << "\n";
+  if (!result.valid()) std::cout << "stopped: the record breaks the rules here\n";
+  else if (result.winner) std::cout << "winner: " << SideName(*result.winner) << "\n";
   else std::cout << "unfinished: " << SideName(pos.to_move) << " to throw\n";
 }
 
-int CmdReplay(const std::string& path, const std::string& format, const std::string& ruleset_ref) {
+int CmdReplay(const std::string& path, const std::string& format, const std::string& ruleset_ref,
+              const std::string& from) {
   std::shared_ptr<const Rules> forced;
   if (!ruleset_ref.empty()) {
     auto r = CliRuleset(ruleset_ref);
     if (!r.ok()) return RulesetError(r.status());
     forced = *r;
   }
-  std::vector<LoadedFile> files;
-  if (!LoadFiles({path}, &files)) return kExitUsage;
-  const LoadedFile& f = files[0];
+  std::string text, error;
+  if (!ReadFile(path, &text, &error)) {
+    std::cerr << "scribe: " << error << "\n";
+    return kExitUsage;
+  }
+  const ParsedRecords parsed = ReadRecords(InputFormat(from, path, text), text);
   int exit_code = kExitOk;
-  for (const v1::Finding& finding : f.parsed.findings) {
-    std::cerr << FindingToText(f.path, finding) << "\n";
+  for (const v1::Finding& finding : parsed.findings) {
+    std::cerr << FindingToText(path, finding) << "\n";
     exit_code = kExitInvalid;
   }
   std::vector<std::string> json;
-  for (size_t k = 0; k < f.parsed.records.size(); ++k) {
-    RefereeResult result = Referee(f.parsed.records[k], forced);
+  for (size_t k = 0; k < parsed.records.size(); ++k) {
+    RefereeResult result = Referee(parsed.records[k], forced);
     if (result.rules == nullptr) {
-      for (v1::Finding& finding : result.findings) std::cerr << FindingToText(f.path, finding) << "\n";
+      for (v1::Finding& finding : result.findings) std::cerr << FindingToText(path, finding) << "\n";
       exit_code = kExitInvalid;
       continue;
     }
     if (format == "json") json.push_back(MessageToJson(result.replay));
-    else PrintReplayText(result, f.parsed.records[k]);
+    else PrintReplayText(result, parsed.records[k]);
     for (v1::Finding& finding : result.findings) {
-      std::cerr << FindingToText(f.path, finding) << "\n";
+      std::cerr << FindingToText(path, finding) << "\n";
       exit_code = kExitInvalid;
     }
   }
@@ -339,13 +425,29 @@ int Main(int argc, char** argv) {
   replay->add_option("FILE", replay_file, "record file (- for standard input)")->required();
   replay->add_option("--format", replay_format, "text or json")->check(CLI::IsMember({"text", "json"}));
   replay->add_option("--ruleset", replay_ruleset, "use this ruleset (reference or file)");
+  std::string replay_from;
+  replay->add_option("--from", replay_from, "input format (default: by file name and content)")
+      ->check(CLI::IsMember(FormatNames()));
 
   auto* validate = app.add_subcommand("validate", "Check that records are legal games");
   std::vector<std::string> validate_files;
   std::string validate_format = "text", validate_ruleset;
-  validate->add_option("FILE", validate_files, "record files")->required();
+  validate->add_option("FILE", validate_files, "record files or directories")->required();
   validate->add_option("--format", validate_format, "text or json")->check(CLI::IsMember({"text", "json"}));
   validate->add_option("--ruleset", validate_ruleset, "use this ruleset (reference or file)");
+  std::string validate_from;
+  validate->add_option("--from", validate_from, "input format (default: by file name and content)")
+      ->check(CLI::IsMember(FormatNames()));
+
+  auto* convert = app.add_subcommand("convert", "Convert records to another format");
+  std::string convert_file, convert_to, convert_from, convert_ruleset;
+  bool convert_tiles = false;
+  convert->add_option("FILE", convert_file, "record file (- for standard input)")->required();
+  convert->add_option("--to", convert_to, "output format")->required()->check(CLI::IsMember(FormatNames()));
+  convert->add_option("--from", convert_from, "input format (default: by file name and content)")
+      ->check(CLI::IsMember(FormatNames()));
+  convert->add_option("--ruleset", convert_ruleset, "the ruleset, for formats that do not name one");
+  convert->add_flag("--tiles", convert_tiles, "TSN: write squares as tile names (A4) instead of path numbers");
 
   auto* perft = app.add_subcommand("perft", "Count the leaves of the game tree N throws deep");
   std::string perft_ref;
@@ -362,8 +464,9 @@ int Main(int argc, char** argv) {
   if (app.got_subcommand("rulesets")) return CmdRulesets();
   if (ruleset_cmd->parsed()) return CmdRulesetShow(show_ref);
   if (play->parsed()) return CmdPlay(play_ref, seed);
-  if (replay->parsed()) return CmdReplay(replay_file, replay_format, replay_ruleset);
-  if (validate->parsed()) return CmdValidate(validate_files, validate_format, validate_ruleset);
+  if (replay->parsed()) return CmdReplay(replay_file, replay_format, replay_ruleset, replay_from);
+  if (validate->parsed()) return CmdValidate(validate_files, validate_format, validate_ruleset, validate_from);
+  if (convert->parsed()) return CmdConvert(convert_file, convert_to, convert_from, convert_ruleset, convert_tiles);
   if (perft->parsed()) return CmdPerft(perft_ref, depth);
   return kExitUsage;
 }

@@ -75,8 +75,10 @@ class ProblemCollector : public pb::io::ErrorCollector {
   }
   void AddWarning(int line, int column, const std::string& message) override {
     Add(line, column, message);
+    ++warnings_;
   }
   int count() const { return count_; }
+  int warnings() const { return warnings_; }
 
  private:
   void Add(int line, int column, const std::string& message) {
@@ -108,17 +110,22 @@ class ProblemCollector : public pb::io::ErrorCollector {
   std::string where_;
   absl::string_view text_;
   int count_ = 0;
+  int warnings_ = 0;
 };
 
+// Parses a ruleset text. Returns false when the text does not parse; an
+// unknown key is a problem but the rest still parses (*readable stays true),
+// so that the other problems can be listed too.
 bool ParseRulesetText(absl::string_view text, v1::Ruleset* out, TextFormat::ParseInfoTree* tree,
                       std::vector<FieldProblem>* problems, const std::string& field_prefix,
-                      const std::string& where) {
+                      const std::string& where, bool* readable = nullptr) {
   TextFormat::Parser parser;
   ProblemCollector collector(problems, field_prefix, where, text);
   parser.RecordErrorsTo(&collector);
   parser.WriteLocationsTo(tree);
   parser.AllowUnknownField(true);
   const bool ok = parser.ParseFromString(std::string(text), out);
+  if (readable != nullptr) *readable = ok && collector.count() == collector.warnings();
   return ok && collector.count() == 0;
 }
 
@@ -198,6 +205,14 @@ void SortIndexLists(v1::Ruleset* r) {
 }
 
 void FillDefaults(v1::Ruleset* r) {
+  // Tile names as the board names them ("a4" is A4), so that spelling does
+  // not change the digest.
+  for (std::string& name : *r->mutable_path()) {
+    if (const auto tile = ParseTileName(name)) name = TileName(*tile);
+  }
+  for (std::string& name : *r->mutable_dark_path()) {
+    if (const auto tile = ParseTileName(name)) name = TileName(*tile);
+  }
   if (r->board() == v1::BOARD_UNSPECIFIED) r->set_board(v1::BOARD_UR);
   if (r->bear_off() == v1::BEAR_OFF_UNSPECIFIED) r->set_bear_off(v1::BEAR_OFF_EXACT);
   if (r->opening() == v1::OPENING_UNSPECIFIED) r->set_opening(v1::OPENING_AGREED);
@@ -224,9 +239,9 @@ absl::StatusOr<v1::Ruleset> ResolveTextImpl(absl::string_view text, int depth,
   }
   v1::Ruleset parsed;
   TextFormat::ParseInfoTree tree;
-  if (!ParseRulesetText(text, &parsed, &tree, problems, "", where)) {
-    return absl::InvalidArgumentError("the ruleset text does not parse");
-  }
+  bool readable = false;
+  const bool clean = ParseRulesetText(text, &parsed, &tree, problems, "", where, &readable);
+  if (!readable) return absl::InvalidArgumentError("the ruleset text does not parse");
   v1::Ruleset result;
   if (!parsed.base().empty()) {
     std::vector<FieldProblem> base_problems;
@@ -250,7 +265,7 @@ absl::StatusOr<v1::Ruleset> ResolveTextImpl(absl::string_view text, int depth,
   MergeRulesetText(parsed, tree, &result);
   FillDefaults(&result);
   std::vector<FieldProblem> found = CheckRuleset(result);
-  if (!found.empty()) {
+  if (!found.empty() || !clean) {
     problems->insert(problems->end(), found.begin(), found.end());
     return absl::InvalidArgumentError("the ruleset is not playable");
   }
@@ -292,6 +307,42 @@ std::string OverrideValueText(const pb::FieldDescriptor* f, absl::string_view va
     return absl::StrCat("[", absl::StrJoin(items, ", "), "]");
   }
   return one(value);
+}
+
+// One override value: a token ([A-Za-z0-9_.+-]), a quoted string, or a
+// bracketed list of them; nothing the text-format parser would read as more
+// fields.
+bool IsSimpleOverrideValue(absl::string_view value) {
+  value = absl::StripAsciiWhitespace(value);
+  auto token = [](absl::string_view t) {
+    t = absl::StripAsciiWhitespace(t);
+    if (!t.empty() && t.front() == '"') {
+      // A quoted string with \" and \\ escapes, closed at its very end.
+      for (size_t i = 1; i < t.size(); ++i) {
+        if (t[i] == '\\') {
+          ++i;
+        } else if (t[i] == '"') {
+          return i == t.size() - 1;
+        }
+      }
+      return false;
+    }
+    if (t.empty()) return false;
+    for (char c : t) {
+      if (!absl::ascii_isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '.' && c != '+' && c != '-') {
+        return false;
+      }
+    }
+    return true;
+  };
+  if (absl::ConsumePrefix(&value, "[")) {
+    if (!absl::ConsumeSuffix(&value, "]")) return false;
+    for (absl::string_view item : absl::StrSplit(value, absl::ByAnyChar(", "), absl::SkipEmpty())) {
+      if (!token(item)) return false;
+    }
+    return true;
+  }
+  return token(value);
 }
 
 // Splits "a=1, b=[1,2], c=x" at the commas outside brackets and quotes.
@@ -348,7 +399,10 @@ absl::StatusOr<v1::Ruleset> ResolveReferenceImpl(absl::string_view reference, in
   const std::string* text = PresetTextFor(id);
   if (text == nullptr) {
     std::vector<std::string> ids;
-    for (const PresetInfo& p : Presets()) ids.push_back(p.id);
+    for (const PresetInfo& p : Presets()) {
+      ids.push_back(p.aliases.empty() ? p.id
+                                      : absl::StrCat(p.id, " (alias ", absl::StrJoin(p.aliases, ", "), ")"));
+    }
     // Print the name escaped: it may be anything a caller sent.
     problems->push_back({"", absl::StrCat("unknown ruleset \"", absl::CHexEscape(name),
                                           "\"; the presets are: ", absl::StrJoin(ids, ", "))});
@@ -364,6 +418,8 @@ absl::StatusOr<v1::Ruleset> ResolveReferenceImpl(absl::string_view reference, in
   if (!has_args) return result;
 
   const size_t before = problems->size();
+  std::set<std::string> given;
+  bool retitled = false;
   for (const std::string& assignment : SplitOverrides(args)) {
     absl::string_view a = absl::StripAsciiWhitespace(assignment);
     if (a.empty()) continue;
@@ -376,11 +432,30 @@ absl::StatusOr<v1::Ruleset> ResolveReferenceImpl(absl::string_view reference, in
     const absl::string_view value = a.substr(eq + 1);
     std::vector<std::string> parts;
     const pb::FieldDescriptor* f = FindKey(key, &parts);
-    if (f == nullptr || key == "base" || f->cpp_type() == pb::FieldDescriptor::CPPTYPE_MESSAGE) {
+    if (f != nullptr && f->cpp_type() == pb::FieldDescriptor::CPPTYPE_MESSAGE) {
+      std::vector<std::string> subkeys;
+      for (int i = 0; i < f->message_type()->field_count(); ++i) {
+        subkeys.push_back(absl::StrCat(key, ".", f->message_type()->field(i)->name()));
+      }
+      problems->push_back({key, absl::StrCat("\"", key, "\" is a group of keys: set ",
+                                             absl::StrJoin(subkeys, " or "))});
+      continue;
+    }
+    if (f == nullptr || key == "base") {
       problems->push_back({key, absl::StrCat("unknown key \"", absl::CHexEscape(key),
                                              "\" (see docs/rulesets.md for every key)")});
       continue;
     }
+    if (!given.insert(key).second) {
+      problems->push_back({key, absl::StrCat(key, " is given twice")});
+      continue;
+    }
+    if (!IsSimpleOverrideValue(value)) {
+      problems->push_back({key, absl::StrCat("\"", absl::CHexEscape(value), "\" is not one value: write a number, "
+                                             "a word, a \"quoted string\" or a [list, of, them]")});
+      continue;
+    }
+    retitled = retitled || key == "title";
     std::string text_form = absl::StrCat(parts.back(), ": ", OverrideValueText(f, value));
     for (size_t i = parts.size() - 1; i-- > 0;) {
       text_form = absl::StrCat(parts[i], " { ", text_form, " }");
@@ -396,7 +471,7 @@ absl::StatusOr<v1::Ruleset> ResolveReferenceImpl(absl::string_view reference, in
     MergeRulesetText(parsed, tree, &result);
   }
   result.set_id(std::string(ref));
-  result.set_title(absl::StrCat(result.title(), ", modified"));
+  if (!retitled) result.set_title(absl::StrCat(result.title(), ", modified"));
   FillDefaults(&result);
   // List the problems of the overrides that did read too, not just the
   // first kind found.
@@ -500,16 +575,24 @@ std::vector<FieldProblem> CheckRuleset(const v1::Ruleset& r) {
     out.push_back({"path", absl::StrCat("has ", len, " squares; a path has 1 to ", kMaxPathLength)});
   }
   CheckPath(r, r.path(), "path", &out);
+  bool mirrored = r.dark_path_size() == len;
+  for (int i = 0; mirrored && i < len; ++i) {
+    const auto light = ParseTileName(r.path(i));
+    mirrored = light && r.dark_path(i) == TileName(MirrorTile(*light));
+  }
   if (r.dark_path_size() != len) {
     out.push_back({"dark_path", absl::StrCat("has ", r.dark_path_size(),
                                              " squares but light's path has ", len)});
   }
-  CheckPath(r, r.dark_path(), "dark_path", &out);
+  // A mirrored dark path has the light path's problems; say them once.
+  if (!mirrored) CheckPath(r, r.dark_path(), "dark_path", &out);
+  const bool tiles_ok = out.empty();
   if (r.pieces() < 1 || r.pieces() > kMaxPieces) {
     out.push_back({"pieces", absl::StrCat(r.pieces(), " is out of range: 1 to ", kMaxPieces)});
   }
   const v1::Dice& dice = r.dice();
   uint32_t rolls = 0;
+  bool dice_ok = false;
   if (dice.count() < 1 || dice.count() > kMaxDice) {
     out.push_back({"dice.count", absl::StrCat(dice.count(), " is out of range: 1 to ", kMaxDice)});
   } else if (dice.roll_for_marks_size() != dice.count() + 1) {
@@ -527,14 +610,18 @@ std::vector<FieldProblem> CheckRuleset(const v1::Ruleset& r) {
         rolls |= 1u << v;
       }
     }
-    if ((rolls & ~1u) == 0) out.push_back({"dice.roll_for_marks", "no throw ever moves a piece"});
+    dice_ok = rolls != 0;
+    if ((rolls & ~1u) == 0) {
+      out.push_back({"dice.roll_for_marks", "no throw ever moves a piece"});
+      dice_ok = false;
+    }
   }
   const bool path_ok = len >= 1 && len <= kMaxPathLength;
-  if (!path_ok || !out.empty()) return out;  // the index checks below need a sound path
+  if (!path_ok) return out;  // the index checks below need a path length
 
   int max_roll = 0;
   for (int v : dice.roll_for_marks()) max_roll = std::max(max_roll, v);
-  if (max_roll > len) {
+  if (dice_ok && max_roll > len) {
     out.push_back({"path", absl::StrCat("has ", len, " squares, fewer than the largest throw (",
                                         max_roll, ")")});
   }
@@ -542,7 +629,7 @@ std::vector<FieldProblem> CheckRuleset(const v1::Ruleset& r) {
   CheckIndexList(r.safe_squares(), "safe_squares", 1, len, &out);
   CheckIndexList(r.auto_place_squares(), "auto_place_squares", 1, len, &out);
   CheckIndexList(r.phase_starts(), "phase_starts", 2, len, &out);
-  for (int k = 0; k < r.entry_rolls_size(); ++k) {
+  for (int k = 0; dice_ok && k < r.entry_rolls_size(); ++k) {
     const int v = r.entry_rolls(k);
     if (v <= 0 || v > kMaxRoll || !((rolls >> v) & 1u)) {
       out.push_back({absl::StrCat("entry_rolls[", k, "]"),
@@ -555,12 +642,13 @@ std::vector<FieldProblem> CheckRuleset(const v1::Ruleset& r) {
   }
   if (r.bear_off() == v1::BEAR_OFF_STACK_FROM_LAST) {
     const int v = r.bear_off_roll();
-    if (v <= 0 || v > kMaxRoll || !((rolls >> v) & 1u)) {
+    if (dice_ok && (v <= 0 || v > kMaxRoll || !((rolls >> v) & 1u))) {
       out.push_back({"bear_off_roll", absl::StrCat(v, " is not a non-zero throw these dice can give")});
     }
   } else if (r.bear_off() == v1::BEAR_OFF_EXACT) {
     if (r.bear_off_roll() != 0) {
-      out.push_back({"bear_off_roll", "is only for bear_off: BEAR_OFF_STACK_FROM_LAST"});
+      out.push_back({"bear_off_roll", "must be 0 (unset) with bear_off: BEAR_OFF_EXACT; it is the throw "
+                                      "that bears off with BEAR_OFF_STACK_FROM_LAST"});
     }
   } else {
     out.push_back({"bear_off", "must be BEAR_OFF_EXACT or BEAR_OFF_STACK_FROM_LAST"});
@@ -568,12 +656,15 @@ std::vector<FieldProblem> CheckRuleset(const v1::Ruleset& r) {
   if (r.opening() != v1::OPENING_AGREED && r.opening() != v1::OPENING_THROW_OFF) {
     out.push_back({"opening", "must be OPENING_AGREED or OPENING_THROW_OFF"});
   }
-  if (!out.empty()) return out;
+  // The contradiction check builds the tables, which needs every part sound.
+  if (!out.empty() || !tiles_ok || !dice_ok) return out;
 
   // Contradictions: one square that is safe for one piece and not for
   // another would make "can this piece be captured" depend on who asks.
   const Rules probe(r, "");
+  std::set<int> reported_tiles;  // one problem per tile, not per pair of indices
   auto contradiction = [&](Side s, int i, Side t, int j) {
+    if (!reported_tiles.insert(probe.tile[s][i]).second) return;
     out.push_back({"safe_squares",
                    absl::StrCat("tile ", probe.TileNameAt(s, i), " is index ", i, " of ",
                                 SideName(s), "'s path and index ", j, " of ", SideName(t),

@@ -31,11 +31,75 @@ v1::Finding MakeFinding(absl::string_view code, std::string message) {
   return f;
 }
 
+// Records nest a few levels deep; anything deeper is refused before a
+// recursive parser or printer could exhaust the stack.
+constexpr int kMaxJsonDepth = 32;
+
+// The depth of the deepest nesting of [ and { outside strings, and where it
+// passes the limit.
+int JsonDepth(absl::string_view text, size_t* deep_at) {
+  int depth = 0, max_depth = 0;
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') ++i;
+      else if (c == '"') in_string = false;
+      continue;
+    }
+    if (c == '"') in_string = true;
+    else if (c == '[' || c == '{') {
+      if (++depth > max_depth) {
+        max_depth = depth;
+        if (depth == kMaxJsonDepth + 1) *deep_at = i;
+      }
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  return max_depth;
+}
+
+// Protobuf's JSON parser takes a single value where a list belongs; the
+// record's shape does not, so check it first: a repeated field is an array,
+// a message field an object.
+bool CheckShape(const google::protobuf::Descriptor* desc, const nlohmann::json& value, const std::string& path,
+                std::string* error) {
+  if (!value.is_object()) return true;  // protobuf says what is wrong
+  for (const auto& item : value.items()) {
+    const google::protobuf::FieldDescriptor* f = desc->FindFieldByName(item.key());
+    for (int i = 0; f == nullptr && i < desc->field_count(); ++i) {
+      if (desc->field(i)->json_name() == item.key()) f = desc->field(i);
+    }
+    if (f == nullptr || item.value().is_null()) continue;
+    const std::string where = path.empty() ? item.key() : absl::StrCat(path, ".", item.key());
+    if (f->is_repeated() && !f->is_map()) {
+      if (!item.value().is_array()) {
+        *error = absl::StrCat(where, " must be an array, found ", item.value().type_name());
+        return false;
+      }
+      if (f->cpp_type() == google::protobuf::FieldDescriptor::CPPTYPE_MESSAGE) {
+        int k = 0;
+        for (const auto& element : item.value()) {
+          if (!CheckShape(f->message_type(), element, absl::StrCat(where, "[", k++, "]"), error)) return false;
+        }
+      }
+    } else if (f->cpp_type() == google::protobuf::FieldDescriptor::CPPTYPE_MESSAGE && !f->is_map()) {
+      if (!CheckShape(f->message_type(), item.value(), where, error)) return false;
+    }
+  }
+  return true;
+}
+
 // Converts one JSON value to a record through the protobuf JSON parser, so
 // that exactly the documented mapping is accepted.
 bool ToRecord(const nlohmann::json& value, v1::GameRecord* out, std::string* error) {
   if (!value.is_object()) {
     *error = absl::StrCat("expected a record (a JSON object), found ", value.type_name());
+    return false;
+  }
+  if (!CheckShape(v1::GameRecord::descriptor(), value, "", error)) {
+    *error = absl::StrCat("not a record: ", *error);
     return false;
   }
   google::protobuf::util::JsonParseOptions options;
@@ -52,6 +116,28 @@ bool ToRecord(const nlohmann::json& value, v1::GameRecord* out, std::string* err
 
 ParsedRecords ParseJsonRecords(absl::string_view text) {
   ParsedRecords out;
+  if (const size_t nul = text.find('\0'); nul != absl::string_view::npos) {
+    v1::Finding f = MakeFinding("json-syntax", "not valid JSON: a NUL byte (is this a binary file?)");
+    int line, column;
+    LineColumn(text, nul, &line, &column);
+    f.set_line(line);
+    f.set_column(column);
+    out.findings.push_back(std::move(f));
+    out.entries = 1;
+    return out;
+  }
+  size_t deep_at = 0;
+  if (JsonDepth(text, &deep_at) > kMaxJsonDepth) {
+    v1::Finding f = MakeFinding("not-a-record", absl::StrCat("not a record: nested more than ", kMaxJsonDepth,
+                                                            " levels deep"));
+    int line, column;
+    LineColumn(text, deep_at, &line, &column);
+    f.set_line(line);
+    f.set_column(column);
+    out.findings.push_back(std::move(f));
+    out.entries = 1;
+    return out;
+  }
   nlohmann::json doc;
   try {
     doc = nlohmann::json::parse(text.begin(), text.end());
@@ -66,6 +152,7 @@ ParsedRecords ParseJsonRecords(absl::string_view text) {
     const auto colon = what.find("parse error");
     f.set_message(absl::StrCat("not valid JSON: ", colon == std::string::npos ? what : what.substr(colon)));
     out.findings.push_back(std::move(f));
+    out.entries = 1;
     return out;
   }
   std::vector<const nlohmann::json*> entries;
@@ -77,6 +164,7 @@ ParsedRecords ParseJsonRecords(absl::string_view text) {
   } else {
     entries.push_back(&doc);
   }
+  out.entries = static_cast<int>(entries.size());
   for (size_t i = 0; i < entries.size(); ++i) {
     v1::GameRecord record;
     std::string error;

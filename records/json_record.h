@@ -9,21 +9,14 @@
 
 #include "absl/strings/string_view.h"
 #include "google/protobuf/message.h"
+#include "records/parsed.h"
 #include "scribe/v1/record.pb.h"
 
 namespace scribe {
 
-// What a reader got out of a file: every record it could read, and a
-// finding for each part it could not (with record_index, line and column
-// where known). A file that is not JSON at all gives one finding and no
-// records; one bad record in an array does not lose the others.
-struct ParsedRecords {
-  std::vector<v1::GameRecord> records;
-  // records[k] came from entry record_indices[k] of the file.
-  std::vector<int> record_indices;
-  std::vector<v1::Finding> findings;
-};
-
+// Reads one record or an array of records. A file that is not JSON at all
+// gives one finding (with line and column) and no records; one bad record
+// in an array does not lose the others.
 ParsedRecords ParseJsonRecords(absl::string_view text);
 
 // One record, as the JSON mapping (one line, no trailing newline).

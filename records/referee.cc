@@ -2,7 +2,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_replace.h"
 #include "engine/ruleset.h"
+#include "records/position_string.h"
 
 namespace scribe {
 namespace {
@@ -20,6 +22,55 @@ std::string DescribeRolls(const Rules& rules) {
   std::vector<std::string> rolls;
   for (const RollOutcome& o : rules.outcomes) rolls.push_back(absl::StrCat(o.roll));
   return absl::StrJoin(rolls, ", ");
+}
+
+// Why a move that is not among the legal ones is illegal, as a user would
+// say it; sets the finding code.
+std::string ExplainIllegalMove(const Rules& r, const Position& pos, int from, int to, int roll,
+                               std::string* code) {
+  const Side me = pos.to_move;
+  *code = "move-illegal";
+  for (int index : {from, to}) {
+    if (index < 0 || index > r.off) {
+      if (index > r.off && from >= 0 && from <= r.off) {
+        return absl::StrCat(index, " is past the end of the path (", r.off,
+                            " is borne off): bearing off needs the exact throw");
+      }
+      return absl::StrCat(index, " is not a path index (0 waiting, 1-", r.path_length, " on the board, ", r.off,
+                          " borne off)");
+    }
+  }
+  if (roll == 0) {
+    *code = "move-roll-mismatch";
+    return "a throw of 0 moves nothing";
+  }
+  if (to <= from) return "pieces move forward only";
+  if (to - from != roll && !(r.bear_off_stack && from == r.path_length && to == r.off)) {
+    *code = "move-roll-mismatch";
+    if (to == r.off && !r.bear_off_stack) {
+      return absl::StrCat("bearing off from ", from, " needs exactly ", r.off - from);
+    }
+    return absl::StrCat("it moves ", to - from, " squares, not ", roll);
+  }
+  if (from == 0 && pos.count[me][0] == 0) return absl::StrCat(SideName(me), " has no piece waiting");
+  if (from > 0 && pos.count[me][from] == 0) return absl::StrCat(SideName(me), " has no piece on ", from);
+  if (from == 0 && !((r.entry_roll_mask >> roll) & 1u)) return absl::StrCat("a throw of ", roll, " cannot bring a piece on");
+  if (r.bear_off_stack) {
+    if (from == r.path_length) {
+      *code = "move-roll-mismatch";
+      return absl::StrCat("from the last square only a throw of ", r.bear_off_roll, " bears off");
+    }
+    if (to == r.off) return absl::StrCat("a piece must land exactly on the last square (", r.path_length, ") first");
+  }
+  if (to != r.off) {
+    if (!r.stacking && (pos.occ[me] & ~(1u << from) & r.own_overlap[me][to])) {
+      return absl::StrCat("it would land on ", SideName(me), "'s own piece");
+    }
+    if ((pos.occ[Other(me)] & r.opp_overlap[me][to]) && r.IsSafe(to) && !r.safe_shared) {
+      return absl::StrCat(SideName(Other(me)), "'s piece there is on a safe square");
+    }
+  }
+  return "not allowed by the rules";
 }
 
 }  // namespace
@@ -83,7 +134,34 @@ std::optional<v1::Finding> DecideFirstPlayer(const Rules& rules, const v1::GameR
   return std::nullopt;
 }
 
-RefereeResult Referee(const v1::GameRecord& record, std::shared_ptr<const Rules> rules) {
+std::optional<v1::Finding> StartOfRecord(const Rules& rules, const v1::GameRecord& record,
+                                         Position* start) {
+  if (!record.start_position().empty()) {
+    if (record.opening_size() > 0) {
+      return MakeFinding("start-position-conflict",
+                         "a record that starts from a set-up position carries no opening throw-off");
+    }
+    auto pos = ParsePositionString(rules, record.start_position());
+    if (!pos.ok()) {
+      return MakeFinding("start-position-invalid",
+                         absl::StrCat("the start position: ", pos.status().message()));
+    }
+    if (record.has_first_player() && ToPlayer(pos->to_move) != record.first_player()) {
+      return MakeFinding("start-position-conflict",
+                         absl::StrCat("the start position has ", SideName(pos->to_move),
+                                      " to move but the record says the other side moved first"));
+    }
+    *start = *pos;
+    return std::nullopt;
+  }
+  Side first = kLight;
+  if (auto f = DecideFirstPlayer(rules, record, &first)) return f;
+  *start = StartPosition(rules, first);
+  return std::nullopt;
+}
+
+RefereeResult Referee(const v1::GameRecord& record, std::shared_ptr<const Rules> rules,
+                      const RefereeOptions& options) {
   RefereeResult result;
   if (rules == nullptr) {
     if (record.ruleset().empty()) {
@@ -94,8 +172,9 @@ RefereeResult Referee(const v1::GameRecord& record, std::shared_ptr<const Rules>
     auto loaded = LoadRuleset(record.ruleset());
     if (!loaded.ok()) {
       const bool unknown = loaded.status().code() == absl::StatusCode::kNotFound;
+      // One finding, one line: the problems joined.
       result.findings.push_back(MakeFinding(unknown ? "ruleset-unknown" : "ruleset-invalid",
-                                            std::string(loaded.status().message())));
+                                            absl::StrReplaceAll(loaded.status().message(), {{"\n", "; "}})));
       return result;
     }
     rules = *loaded;
@@ -111,14 +190,14 @@ RefereeResult Referee(const v1::GameRecord& record, std::shared_ptr<const Rules>
                      result.replay.ruleset(), "\" resolves to ", r.digest)));
     return result;
   }
-  Side first = kLight;
-  if (auto f = DecideFirstPlayer(r, record, &first)) {
+  Position pos;
+  if (auto f = StartOfRecord(r, record, &pos)) {
     result.findings.push_back(*f);
     return result;
   }
-  result.replay.set_first_player(ToPlayer(first));
-
-  Position pos = StartPosition(r, first);
+  result.replay.set_first_player(ToPlayer(pos.to_move));
+  const bool build = options.build_replay;
+  result.outcomes.reserve(record.actions_size());
   MoveList legal;
   for (int i = 0; i < record.actions_size(); ++i) {
     const v1::Action& a = record.actions(i);
@@ -146,14 +225,18 @@ RefereeResult Referee(const v1::GameRecord& record, std::shared_ptr<const Rules>
       break;
     }
     LegalMoves(r, pos, a.roll(), &legal);
+    ActionOutcome outcome;
+    outcome.mover = mover;
     v1::ReplayStep step;
-    step.set_index(i);
-    step.set_player(ToPlayer(mover));
-    step.set_roll(a.roll());
-    for (const Move& m : legal) {
-      v1::Move* lm = step.add_legal();
-      lm->set_from(m.from);
-      lm->set_to(m.to);
+    if (build) {
+      step.set_index(i);
+      step.set_player(ToPlayer(mover));
+      step.set_roll(a.roll());
+      for (const Move& m : legal) {
+        v1::Move* lm = step.add_legal();
+        lm->set_from(m.from);
+        lm->set_to(m.to);
+      }
     }
     if (!a.has_from()) {
       if (!legal.empty()) {
@@ -174,26 +257,33 @@ RefereeResult Referee(const v1::GameRecord& record, std::shared_ptr<const Rules>
             legal.empty() ? absl::StrCat("no move is legal for ", SideName(mover), "'s throw of ",
                                          a.roll(), ": expected a pass (no \"from\"/\"to\")")
                           : absl::StrCat("expected one of ", DescribeMoves(legal));
-        const bool wrong_distance = Destination(r, a.from(), a.roll()) != a.to() &&
-                                    a.from() >= 0 && a.from() <= r.off;
+        std::string code;
+        const std::string why = ExplainIllegalMove(r, pos, a.from(), a.to(), a.roll(), &code);
         result.findings.push_back(MakeFinding(
-            wrong_distance ? "move-roll-mismatch" : "move-illegal",
-            absl::StrCat(SideName(mover), "'s move ", a.from(), "->", a.to(),
-                         wrong_distance ? absl::StrCat(" does not match the throw of ", a.roll())
-                                        : absl::StrCat(" is not legal for the throw of ", a.roll()),
-                         ": ", expected), i));
+            code, absl::StrCat(SideName(mover), "'s move ", a.from(), "->", a.to(), " with a throw of ",
+                               a.roll(), ": ", why, "; ", expected), i));
         break;
       }
       const MoveResult mr = ApplyMove(r, &pos, m);
-      v1::Move* mv = step.mutable_move();
-      mv->set_from(m.from);
-      mv->set_to(m.to);
-      step.set_captured(mr.captured);
-      step.set_extra_roll(mr.extra_roll);
-      if (mr.placed) step.set_placed(true);
+      outcome.moved = true;
+      outcome.captured = static_cast<uint8_t>(mr.captured);
+      outcome.extra_roll = mr.extra_roll;
+      outcome.placed = mr.placed;
+      outcome.won = mr.won;
+      if (build) {
+        v1::Move* mv = step.mutable_move();
+        mv->set_from(m.from);
+        mv->set_to(m.to);
+        step.set_captured(mr.captured);
+        step.set_extra_roll(mr.extra_roll);
+        if (mr.placed) step.set_placed(true);
+      }
     }
-    *step.mutable_position() = PositionToCounts(r, pos);
-    *result.replay.add_actions() = std::move(step);
+    result.outcomes.push_back(outcome);
+    if (build) {
+      *step.mutable_position() = PositionToCounts(r, pos);
+      *result.replay.add_actions() = std::move(step);
+    }
   }
   result.final_position = pos;
   result.winner = Winner(r, pos);

@@ -87,10 +87,33 @@ check "an array: the unknown ruleset too" 1 "error\[ruleset-unknown\].*record 2"
 check "validate json output" 1 "^\{\"files\":\[\{\"file\":\".*wrong.json\",\"valid\":false,\"findings\":\[\{\"action_index\":0,\"code\":\"move-roll-mismatch\"" -- "$SCRIBE" validate --format=json "$TMP/wrong.json"
 check "valid json output says valid" 0 "\"valid\":true" -- "$SCRIBE" validate --format=json "$EXAMPLES/finkel-game.json"
 check "a missing file is exit 2" 2 "cannot open" -- "$SCRIBE" validate "$TMP/does-not-exist.json"
-check "a directory is exit 2" 2 "" -- "$SCRIBE" validate "$TMP"
+check "a directory: every record file in it is judged" 1 "wrong.json: error\[move-roll-mismatch\]" -- "$SCRIBE" validate "$TMP"
+check "a directory: the good files too" 1 "a.json: ok" -- "$SCRIBE" validate "$TMP"
 check "no file is a usage error" 2 "" -- "$SCRIBE" validate
 check "an unknown command is a usage error" 2 "" -- "$SCRIBE" frobnicate
 check "validate under a ruleset file" 0 ": ok$" -- "$SCRIBE" validate --ruleset finkel "$EXAMPLES/finkel-game.json"
+
+# TSN: conversion both ways, canonical output, validation with positions
+"$SCRIBE" convert --to tsn "$EXAMPLES/finkel-game.json" > "$TMP/game.tsn"
+check "convert to TSN writes the tags" 0 "^\[Ruleset \"finkel\"\]$" -- cat "$TMP/game.tsn"
+check "convert to TSN writes one turn per line" 0 "^3\. L [0-9]:[0-9]+-[0-9]+\* [0-9]:" -- cat "$TMP/game.tsn"
+check "a TSN record validates" 0 "game.tsn: ok" -- "$SCRIBE" validate "$TMP/game.tsn"
+"$SCRIBE" convert --to tsn "$TMP/game.tsn" > "$TMP/again.tsn"
+check "TSN written from TSN is the same bytes" 0 "" -- cmp "$TMP/game.tsn" "$TMP/again.tsn"
+"$SCRIBE" convert --to json "$TMP/game.tsn" > "$TMP/back.json"
+"$SCRIBE" convert --to json "$EXAMPLES/finkel-game.json" > "$TMP/direct.json"
+check "JSON -> TSN -> JSON loses nothing" 0 "" -- cmp "$TMP/back.json" "$TMP/direct.json"
+"$SCRIBE" convert --to tsn --tiles "$EXAMPLES/finkel-game.json" > "$TMP/tiles.tsn"
+check "TSN with tile names" 0 "^1\. L [0-9]:@-A[1-4]" -- cat "$TMP/tiles.tsn"
+"$SCRIBE" convert --to json "$TMP/tiles.tsn" > "$TMP/tiles.json"
+check "tile names read back to the same record" 0 "" -- cmp "$TMP/tiles.json" "$TMP/direct.json"
+sed 's/^2\. D/2. L/' "$TMP/game.tsn" > "$TMP/side.tsn"
+check "a turn written for the wrong side: line and column" 1 "side.tsn:9:1: error\[wrong-side\]|side.tsn:9:[0-9]+: error\[wrong-side\]" -- "$SCRIBE" validate "$TMP/side.tsn"
+printf '[Ruleset "finkel"]\n\n1. L 3:0-3\n2. D 2:0-5\n' > "$TMP/bad-move.tsn"
+check "an illegal TSN move: line, column, expected moves" 1 "bad-move.tsn:4:6: error\[move-roll-mismatch\].*expected one of 0->2" -- "$SCRIBE" validate "$TMP/bad-move.tsn"
+printf '[Ruleset "finkel"]\n\n1. L 3:0-3\n2. D 2 0-5\n\n[Ruleset "finkel"]\n\n1. L 3:0-3\n' > "$TMP/two.tsn"
+check "a syntax error skips to the next game" 1 "two.tsn:4:7: error\[tsn-syntax\].*record 0" -- "$SCRIBE" validate "$TMP/two.tsn"
+check "convert refuses an illegal record" 1 "nothing written" -- "$SCRIBE" convert --to json "$TMP/bad-move.tsn"
 
 # perft
 check "perft depth 0 is 1" 0 "^1$" -- "$SCRIBE" perft --ruleset finkel --depth 0

@@ -2,6 +2,7 @@
 // judgement of legal games and of every kind of broken record.
 #include <nlohmann/json.hpp>
 
+#include <cstdlib>
 #include <memory>
 #include <optional>
 #include <string>
@@ -116,14 +117,14 @@ v1::Action Act(int roll, std::optional<int> from = std::nullopt,
 // --- ParseJsonRecords ------------------------------------------------------
 
 TEST(ParseJsonRecordsTest, OneRecord) {
-  ParsedRecords parsed = ParseJsonRecords(R"({
+  ParsedRecords parsed = ParseJsonRecords(R"j({
     "ruleset": "finkel",
     "ruleset_digest": "13f33ad027a00895",
     "tags": {"Event": "test", "Light": "Ann"},
     "first_player": "DARK",
     "opening": [{"light": 1, "dark": 3}],
     "actions": [{"roll": 2, "from": 0, "to": 2}, {"roll": 0}]
-  })");
+  })j");
   ASSERT_TRUE(parsed.findings.empty()) << Codes(parsed.findings);
   ASSERT_EQ(parsed.records.size(), 1u);
   EXPECT_EQ(parsed.record_indices, std::vector<int>{0});
@@ -149,8 +150,8 @@ TEST(ParseJsonRecordsTest, OneRecord) {
 
 TEST(ParseJsonRecordsTest, ArrayOfRecords) {
   ParsedRecords parsed = ParseJsonRecords(
-      R"([{"ruleset": "finkel"}, {"ruleset": "blitz", "actions": [{"roll": 1, "from": 0, "to": 1}]},
-          {"ruleset": "aseb"}])");
+      R"j([{"ruleset": "finkel"}, {"ruleset": "blitz", "actions": [{"roll": 1, "from": 0, "to": 1}]},
+          {"ruleset": "aseb"}])j");
   ASSERT_TRUE(parsed.findings.empty()) << Codes(parsed.findings);
   ASSERT_EQ(parsed.records.size(), 3u);
   EXPECT_EQ(parsed.record_indices, (std::vector<int>{0, 1, 2}));
@@ -233,7 +234,7 @@ TEST(ParseJsonRecordsTest, SyntaxErrorAtFirstByteAndAtEnd) {
 
 TEST(ParseJsonRecordsTest, NonObjectEntryIsReportedOthersRead) {
   ParsedRecords parsed =
-      ParseJsonRecords(R"([{"ruleset": "finkel"}, 42, "text", {"ruleset": "blitz"}, null])");
+      ParseJsonRecords(R"j([{"ruleset": "finkel"}, 42, "text", {"ruleset": "blitz"}, null])j");
   ASSERT_EQ(parsed.records.size(), 2u);
   EXPECT_EQ(parsed.records[0].ruleset(), "finkel");
   EXPECT_EQ(parsed.records[1].ruleset(), "blitz");
@@ -258,7 +259,7 @@ TEST(ParseJsonRecordsTest, NonObjectEntryIsReportedOthersRead) {
 }
 
 TEST(ParseJsonRecordsTest, UnknownFieldsAreRefused) {
-  ParsedRecords top = ParseJsonRecords(R"({"ruleset": "finkel", "colour": "red"})");
+  ParsedRecords top = ParseJsonRecords(R"j({"ruleset": "finkel", "colour": "red"})j");
   EXPECT_TRUE(top.records.empty());
   ASSERT_EQ(top.findings.size(), 1u);
   EXPECT_EQ(top.findings[0].code(), "not-a-record");
@@ -266,7 +267,7 @@ TEST(ParseJsonRecordsTest, UnknownFieldsAreRefused) {
   EXPECT_TRUE(absl::StrContains(top.findings[0].message(), "colour")) << top.findings[0].message();
 
   ParsedRecords nested = ParseJsonRecords(
-      R"([{"ruleset": "finkel"}, {"ruleset": "finkel", "actions": [{"roll": 1, "piece": 3}]}])");
+      R"j([{"ruleset": "finkel"}, {"ruleset": "finkel", "actions": [{"roll": 1, "piece": 3}]}])j");
   ASSERT_EQ(nested.records.size(), 1u);
   EXPECT_EQ(nested.record_indices, std::vector<int>{0});
   ASSERT_EQ(nested.findings.size(), 1u);
@@ -276,13 +277,44 @@ TEST(ParseJsonRecordsTest, UnknownFieldsAreRefused) {
       << nested.findings[0].message();
 
   // Wrong types are not records either.
-  for (const char* text : {R"({"actions": [{"roll": "two"}]})", R"({"actions": {"roll": 2}})",
-                           R"({"first_player": "GREEN"})", R"({"actions": [{"roll": 2.5}]})"}) {
+  for (const char* text : {R"j({"actions": [{"roll": "two"}]})j", R"j({"actions": [2]})j",
+                           R"j({"first_player": "GREEN"})j", R"j({"actions": [{"roll": 2.5}]})j",
+                           R"j({"tags": {"a": 1}})j", R"j({"ruleset": ["finkel"]})j"}) {
     ParsedRecords p = ParseJsonRecords(text);
     EXPECT_TRUE(p.records.empty()) << text;
     ASSERT_EQ(p.findings.size(), 1u) << text;
     EXPECT_EQ(p.findings[0].code(), "not-a-record") << text;
   }
+}
+
+// The JSON mapping of a repeated field is an array; a lone object where the
+// array belongs is not a record (docs: "exactly the documented mapping is
+// accepted").
+TEST(ParseJsonRecordsTest, RepeatedFieldsMustBeArrays) {
+  for (const char* text : {R"j({"ruleset": "finkel", "actions": {"roll": 2, "from": 0, "to": 2}})j",
+                           R"j({"ruleset": "finkel", "opening": {"light": 1, "dark": 2}})j"}) {
+    ParsedRecords p = ParseJsonRecords(text);
+    EXPECT_TRUE(p.records.empty()) << text << " read as " << p.records[0].ShortDebugString();
+    EXPECT_EQ(p.findings.size(), 1u) << text;
+    if (!p.findings.empty()) EXPECT_EQ(p.findings[0].code(), "not-a-record") << text;
+  }
+}
+
+// A few hundred kilobytes of nesting inside a record must be refused, not
+// overflow the stack (a service reads records from anyone). Run in a child
+// process so that a crash fails this test only.
+TEST(ParseJsonRecordsDeathTest, DeepNestingInsideARecordDoesNotCrash) {
+  const int depth = 100000;
+  const std::string text = absl::StrCat(R"j({"ruleset": "finkel", "tags": )j",
+                                        std::string(depth, '['), std::string(depth, ']'), "}");
+  EXPECT_EXIT(
+      {
+        ParsedRecords parsed = ParseJsonRecords(text);
+        const bool refused = parsed.records.empty() && parsed.findings.size() == 1 &&
+                             parsed.findings[0].code() == "not-a-record";
+        std::exit(refused ? 0 : 3);
+      },
+      ::testing::ExitedWithCode(0), "");
 }
 
 TEST(ParseJsonRecordsTest, GarbageNeverCrashes) {
@@ -453,8 +485,8 @@ TEST(RefereeTest, ExampleRecordIsValid) {
 }
 
 TEST(RefereeTest, DarkFirstMakesDarkMoveFirst) {
-  v1::GameRecord record = Record(R"({"ruleset": "finkel", "first_player": "DARK",
-      "actions": [{"roll": 2, "from": 0, "to": 2}, {"roll": 1, "from": 0, "to": 1}]})");
+  v1::GameRecord record = Record(R"j({"ruleset": "finkel", "first_player": "DARK",
+      "actions": [{"roll": 2, "from": 0, "to": 2}, {"roll": 1, "from": 0, "to": 1}]})j");
   RefereeResult result = Referee(record);
   ASSERT_TRUE(result.valid()) << Codes(result.findings);
   EXPECT_EQ(result.replay.first_player(), v1::DARK);
@@ -494,15 +526,15 @@ TEST(RefereeTest, SwappingTheFirstPlayerSwapsTheWinner) {
 }
 
 TEST(RefereeTest, OpeningThrowOffDecidesWhoStarts) {
-  RefereeResult dark = Referee(Record(R"({"ruleset": "finkel",
+  RefereeResult dark = Referee(Record(R"j({"ruleset": "finkel",
       "opening": [{"light": 2, "dark": 2}, {"light": 1, "dark": 3}],
-      "actions": [{"roll": 1, "from": 0, "to": 1}]})"));
+      "actions": [{"roll": 1, "from": 0, "to": 1}]})j"));
   ASSERT_TRUE(dark.valid()) << Codes(dark.findings);
   EXPECT_EQ(dark.replay.first_player(), v1::DARK);
   EXPECT_EQ(dark.replay.actions(0).player(), v1::DARK);
   // Agreeing with first_player is fine.
-  RefereeResult agree = Referee(Record(R"({"ruleset": "turnover", "first_player": "LIGHT",
-      "opening": [{"light": 5, "dark": 0}], "actions": [{"roll": 1, "from": 0, "to": 1}]})"));
+  RefereeResult agree = Referee(Record(R"j({"ruleset": "turnover", "first_player": "LIGHT",
+      "opening": [{"light": 5, "dark": 0}], "actions": [{"roll": 1, "from": 0, "to": 1}]})j"));
   ASSERT_TRUE(agree.valid()) << Codes(agree.findings);
   EXPECT_EQ(agree.replay.actions(0).player(), v1::LIGHT);
 }
@@ -532,34 +564,34 @@ TEST(RefereeTest, GivenRulesAreUsed) {
 // --- The referee: every finding code ---------------------------------------
 
 TEST(RefereeFindingTest, RulesetMissing) {
-  const v1::Finding f = OnlyFinding(Record(R"({"actions": [{"roll": 1}]})"), "ruleset-missing");
+  const v1::Finding f = OnlyFinding(Record(R"j({"actions": [{"roll": 1}]})j"), "ruleset-missing");
   EXPECT_FALSE(f.has_action_index());
   ExpectMentions(f, {"ruleset", "finkel"});
 }
 
 TEST(RefereeFindingTest, RulesetUnknown) {
-  const v1::Finding f = OnlyFinding(Record(R"({"ruleset": "nosuch"})"), "ruleset-unknown");
+  const v1::Finding f = OnlyFinding(Record(R"j({"ruleset": "nosuch"})j"), "ruleset-unknown");
   EXPECT_FALSE(f.has_action_index());
   ExpectMentions(f, {"nosuch", "finkel", "sawah-tablet"});
-  RefereeResult result = Referee(Record(R"({"ruleset": "../../etc/passwd"})"));
+  RefereeResult result = Referee(Record(R"j({"ruleset": "../../etc/passwd"})j"));
   ASSERT_EQ(result.findings.size(), 1u);
   EXPECT_EQ(result.findings[0].code(), "ruleset-unknown");
   EXPECT_EQ(result.rules, nullptr);
 }
 
 TEST(RefereeFindingTest, RulesetInvalid) {
-  const v1::Finding f = OnlyFinding(Record(R"({"ruleset": "finkel(pieces=0)"})"), "ruleset-invalid");
+  const v1::Finding f = OnlyFinding(Record(R"j({"ruleset": "finkel(pieces=0)"})j"), "ruleset-invalid");
   EXPECT_FALSE(f.has_action_index());
   ExpectMentions(f, {"pieces", "1 to 15"});
-  const v1::Finding t = OnlyFinding(Record(R"({"ruleset": "tablet-betting"})"), "ruleset-invalid");
+  const v1::Finding t = OnlyFinding(Record(R"j({"ruleset": "tablet-betting"})j"), "ruleset-invalid");
   ExpectMentions(t, {"not a complete ruleset"});
-  OnlyFinding(Record(R"({"ruleset": "finkel(pieces=5"})"), "ruleset-invalid");
+  OnlyFinding(Record(R"j({"ruleset": "finkel(pieces=5"})j"), "ruleset-invalid");
 }
 
 TEST(RefereeFindingTest, RulesetDigestMismatch) {
   const v1::Finding f = OnlyFinding(
-      Record(R"({"ruleset": "finkel(pieces=5)", "ruleset_digest": "13f33ad027a00895",
-                 "actions": [{"roll": 1, "from": 0, "to": 1}]})"),
+      Record(R"j({"ruleset": "finkel(pieces=5)", "ruleset_digest": "13f33ad027a00895",
+                 "actions": [{"roll": 1, "from": 0, "to": 1}]})j"),
       "ruleset-digest-mismatch");
   EXPECT_FALSE(f.has_action_index());
   ExpectMentions(f, {"13f33ad027a00895", "d14b6d31029590c6"});
@@ -567,7 +599,7 @@ TEST(RefereeFindingTest, RulesetDigestMismatch) {
 
 TEST(RefereeFindingTest, OpeningAfterDecided) {
   const v1::Finding f = OnlyFinding(
-      Record(R"({"ruleset": "finkel", "opening": [{"light": 3, "dark": 1}, {"light": 2, "dark": 2}]})"),
+      Record(R"j({"ruleset": "finkel", "opening": [{"light": 3, "dark": 1}, {"light": 2, "dark": 2}]})j"),
       "opening-after-decided");
   EXPECT_FALSE(f.has_action_index());
   ExpectMentions(f, {"2"});
@@ -575,28 +607,28 @@ TEST(RefereeFindingTest, OpeningAfterDecided) {
 
 TEST(RefereeFindingTest, OpeningIncomplete) {
   const v1::Finding f = OnlyFinding(
-      Record(R"({"ruleset": "finkel", "opening": [{"light": 3}]})"), "opening-incomplete");
+      Record(R"j({"ruleset": "finkel", "opening": [{"light": 3}]})j"), "opening-incomplete");
   ExpectMentions(f, {"light", "dark"});
-  OnlyFinding(Record(R"({"ruleset": "finkel", "opening": [{"light": 1, "dark": 1}, {"dark": 3}]})"),
+  OnlyFinding(Record(R"j({"ruleset": "finkel", "opening": [{"light": 1, "dark": 1}, {"dark": 3}]})j"),
               "opening-incomplete");
 }
 
 TEST(RefereeFindingTest, OpeningImpossibleRoll) {
   const v1::Finding f = OnlyFinding(
-      Record(R"({"ruleset": "finkel", "opening": [{"light": 7, "dark": 1}]})"),
+      Record(R"j({"ruleset": "finkel", "opening": [{"light": 7, "dark": 1}]})j"),
       "opening-impossible-roll");
   ExpectMentions(f, {"7", "0, 1, 2, 3, 4"});
   // turnover's dice give 0, 1, 4 and 5 only.
   const v1::Finding t = OnlyFinding(
-      Record(R"({"ruleset": "turnover", "opening": [{"light": 1, "dark": 2}]})"),
+      Record(R"j({"ruleset": "turnover", "opening": [{"light": 1, "dark": 2}]})j"),
       "opening-impossible-roll");
   ExpectMentions(t, {"2", "0, 1, 4, 5"});
 }
 
 TEST(RefereeFindingTest, OpeningUndecided) {
   const v1::Finding f = OnlyFinding(
-      Record(R"({"ruleset": "finkel", "opening": [{"light": 2, "dark": 2}, {"light": 0, "dark": 0}],
-                 "actions": [{"roll": 1, "from": 0, "to": 1}]})"),
+      Record(R"j({"ruleset": "finkel", "opening": [{"light": 2, "dark": 2}, {"light": 0, "dark": 0}],
+                 "actions": [{"roll": 1, "from": 0, "to": 1}]})j"),
       "opening-undecided");
   EXPECT_FALSE(f.has_action_index());
   ExpectMentions(f, {"tie"});
@@ -604,7 +636,7 @@ TEST(RefereeFindingTest, OpeningUndecided) {
 
 TEST(RefereeFindingTest, OpeningFirstPlayerMismatch) {
   const v1::Finding f = OnlyFinding(
-      Record(R"({"ruleset": "finkel", "first_player": "DARK", "opening": [{"light": 3, "dark": 1}]})"),
+      Record(R"j({"ruleset": "finkel", "first_player": "DARK", "opening": [{"light": 3, "dark": 1}]})j"),
       "opening-first-player-mismatch");
   ExpectMentions(f, {"light", "dark"});
 }
@@ -635,37 +667,37 @@ TEST(RefereeFindingTest, ActionAfterEnd) {
 
 TEST(RefereeFindingTest, RollMissing) {
   const v1::Finding f = OnlyFinding(
-      Record(R"({"ruleset": "finkel", "actions": [{"roll": 2, "from": 0, "to": 2}, {"from": 0, "to": 2}]})"),
+      Record(R"j({"ruleset": "finkel", "actions": [{"roll": 2, "from": 0, "to": 2}, {"from": 0, "to": 2}]})j"),
       "roll-missing");
   ASSERT_TRUE(f.has_action_index());
   EXPECT_EQ(f.action_index(), 1);
   ExpectMentions(f, {"roll"});
-  OnlyFinding(Record(R"({"ruleset": "finkel", "actions": [{}]})"), "roll-missing");
+  OnlyFinding(Record(R"j({"ruleset": "finkel", "actions": [{}]})j"), "roll-missing");
 }
 
 TEST(RefereeFindingTest, RollImpossible) {
   const v1::Finding f = OnlyFinding(
-      Record(R"({"ruleset": "finkel", "actions": [{"roll": 5, "from": 0, "to": 5}]})"),
+      Record(R"j({"ruleset": "finkel", "actions": [{"roll": 5, "from": 0, "to": 5}]})j"),
       "roll-impossible");
   EXPECT_EQ(f.action_index(), 0);
   ExpectMentions(f, {"5", "0, 1, 2, 3, 4"});
   // Three dice with a blank counting four never throw 0.
   const v1::Finding b = OnlyFinding(
-      Record(R"({"ruleset": "finkel-blank4", "actions": [{"roll": 1, "from": 0, "to": 1}, {"roll": 0}]})"),
+      Record(R"j({"ruleset": "finkel-blank4", "actions": [{"roll": 1, "from": 0, "to": 1}, {"roll": 0}]})j"),
       "roll-impossible");
   EXPECT_EQ(b.action_index(), 1);
   ExpectMentions(b, {"0", "1, 2, 3, 4"});
-  OnlyFinding(Record(R"({"ruleset": "finkel", "actions": [{"roll": -1}]})"), "roll-impossible");
-  OnlyFinding(Record(R"({"ruleset": "finkel", "actions": [{"roll": 2147483647}]})"),
+  OnlyFinding(Record(R"j({"ruleset": "finkel", "actions": [{"roll": -1}]})j"), "roll-impossible");
+  OnlyFinding(Record(R"j({"ruleset": "finkel", "actions": [{"roll": 2147483647}]})j"),
               "roll-impossible");
 }
 
 TEST(RefereeFindingTest, MoveIncomplete) {
   const v1::Finding f = OnlyFinding(
-      Record(R"({"ruleset": "finkel", "actions": [{"roll": 2, "from": 0}]})"), "move-incomplete");
+      Record(R"j({"ruleset": "finkel", "actions": [{"roll": 2, "from": 0}]})j"), "move-incomplete");
   EXPECT_EQ(f.action_index(), 0);
   ExpectMentions(f, {"from", "to"});
-  EXPECT_EQ(OnlyFinding(Record(R"({"ruleset": "finkel", "actions": [{"roll": 0}, {"roll": 2, "to": 2}]})"),
+  EXPECT_EQ(OnlyFinding(Record(R"j({"ruleset": "finkel", "actions": [{"roll": 0}, {"roll": 2, "to": 2}]})j"),
                         "move-incomplete")
                 .action_index(),
             1);
@@ -673,15 +705,15 @@ TEST(RefereeFindingTest, MoveIncomplete) {
 
 TEST(RefereeFindingTest, PassWithLegalMove) {
   const v1::Finding f = OnlyFinding(
-      Record(R"({"ruleset": "finkel", "actions": [{"roll": 2, "from": 0, "to": 2}, {"roll": 3}]})"),
+      Record(R"j({"ruleset": "finkel", "actions": [{"roll": 2, "from": 0, "to": 2}, {"roll": 3}]})j"),
       "pass-with-legal-move");
   EXPECT_EQ(f.action_index(), 1);
   // Dark to move, a throw of 3: only entering is possible.
   ExpectMentions(f, {"dark", "3", "expected one of 0->3"});
   // Two legal moves: both listed.
   const v1::Finding two = OnlyFinding(
-      Record(R"({"ruleset": "finkel", "actions": [{"roll": 2, "from": 0, "to": 2}, {"roll": 0},
-                                                   {"roll": 1}]})"),
+      Record(R"j({"ruleset": "finkel", "actions": [{"roll": 2, "from": 0, "to": 2}, {"roll": 0},
+                                                   {"roll": 1}]})j"),
       "pass-with-legal-move");
   EXPECT_EQ(two.action_index(), 2);
   ExpectMentions(two, {"light", "0->1", "2->3"});
@@ -689,13 +721,13 @@ TEST(RefereeFindingTest, PassWithLegalMove) {
 
 TEST(RefereeFindingTest, MoveRollMismatch) {
   const v1::Finding f = OnlyFinding(
-      Record(R"({"ruleset": "finkel", "actions": [{"roll": 2, "from": 0, "to": 3}]})"),
+      Record(R"j({"ruleset": "finkel", "actions": [{"roll": 2, "from": 0, "to": 3}]})j"),
       "move-roll-mismatch");
   EXPECT_EQ(f.action_index(), 0);
   ExpectMentions(f, {"0->3", "2", "expected one of 0->2"});
   // A move on a throw of 0: there is nothing to move.
   const v1::Finding z = OnlyFinding(
-      Record(R"({"ruleset": "finkel", "actions": [{"roll": 0, "from": 0, "to": 0}]})"),
+      Record(R"j({"ruleset": "finkel", "actions": [{"roll": 0, "from": 0, "to": 0}]})j"),
       "move-roll-mismatch");
   ExpectMentions(z, {"expected a pass"});
   // Bearing off needs the exact count: from 12 a throw of 4 does not.
@@ -716,49 +748,63 @@ TEST(RefereeFindingTest, MoveRollMismatch) {
 TEST(RefereeFindingTest, MoveIllegal) {
   // The distance is right but there is no piece on 1.
   const v1::Finding f = OnlyFinding(
-      Record(R"({"ruleset": "finkel", "actions": [{"roll": 2, "from": 1, "to": 3}]})"),
+      Record(R"j({"ruleset": "finkel", "actions": [{"roll": 2, "from": 1, "to": 3}]})j"),
       "move-illegal");
   EXPECT_EQ(f.action_index(), 0);
   ExpectMentions(f, {"1->3", "expected one of 0->2"});
   // Landing on one's own piece: light has pieces on 2 and 4.
   const v1::Finding own = OnlyFinding(
-      Record(R"({"ruleset": "finkel", "actions": [
+      Record(R"j({"ruleset": "finkel", "actions": [
           {"roll": 4, "from": 0, "to": 4}, {"roll": 2, "from": 0, "to": 2}, {"roll": 0},
-          {"roll": 2, "from": 2, "to": 4}]})"),
+          {"roll": 2, "from": 2, "to": 4}]})j"),
       "move-illegal");
   EXPECT_EQ(own.action_index(), 3);
-  ExpectMentions(own, {"2->4", "expected one of 0->2, 4->6"});
+  // 0->2 and 2->4 land on light's own pieces: only 4->6 is left.
+  ExpectMentions(own, {"2->4", "expected one of 4->6"});
   // Capturing on a safe square: dark's piece on 8 (B4) is safe from light.
   const v1::Finding safe = OnlyFinding(
-      Record(R"({"ruleset": "finkel", "first_player": "DARK", "actions": [
+      Record(R"j({"ruleset": "finkel", "first_player": "DARK", "actions": [
           {"roll": 4, "from": 0, "to": 4}, {"roll": 4, "from": 4, "to": 8}, {"roll": 0},
-          {"roll": 4, "from": 0, "to": 4}, {"roll": 4, "from": 4, "to": 8}]})"),
+          {"roll": 4, "from": 0, "to": 4}, {"roll": 4, "from": 4, "to": 8}]})j"),
       "move-illegal");
   EXPECT_EQ(safe.action_index(), 4);
+  ExpectMentions(safe, {"4->8", "expected a pass"});
   // turnover: a throw of 4 cannot bring a piece on; no move is legal.
   const v1::Finding entry = OnlyFinding(
-      Record(R"({"ruleset": "turnover", "actions": [{"roll": 4, "from": 0, "to": 4}]})"),
+      Record(R"j({"ruleset": "turnover", "actions": [{"roll": 4, "from": 0, "to": 4}]})j"),
       "move-illegal");
   ExpectMentions(entry, {"expected a pass"});
   // From outside the path.
-  OnlyFinding(Record(R"({"ruleset": "finkel", "actions": [{"roll": 2, "from": -2, "to": 0}]})"),
+  OnlyFinding(Record(R"j({"ruleset": "finkel", "actions": [{"roll": 2, "from": -2, "to": 0}]})j"),
               "move-illegal");
-  RefereeResult far = Referee(Record(
-      R"({"ruleset": "finkel", "actions": [{"roll": 2, "from": 2147483647, "to": -2147483648}]})"));
-  ASSERT_EQ(far.findings.size(), 1u);
-  EXPECT_TRUE(far.findings[0].code() == "move-illegal" ||
-              far.findings[0].code() == "move-roll-mismatch")
-      << far.findings[0].code();
+}
+
+// Any int a record holds is judged without undefined behaviour (the
+// sanitizer run of the unit tests aborts on a signed overflow).
+TEST(RefereeFindingTest, ExtremeFromAndToAreJudgedWithoutOverflow) {
+  for (const char* text :
+       {R"j({"ruleset": "finkel", "actions": [{"roll": 2, "from": 2147483647, "to": -2147483648}]})j",
+        R"j({"ruleset": "finkel", "actions": [{"roll": 4, "from": 2147483646, "to": 2147483647}]})j",
+        R"j({"ruleset": "finkel", "actions": [{"roll": 2, "from": -2147483648, "to": 2}]})j",
+        R"j({"ruleset": "turnover", "actions": [{"roll": 1, "from": 2147483647, "to": 0}]})j"}) {
+    SCOPED_TRACE(text);
+    RefereeResult result = Referee(Record(text));
+    ASSERT_EQ(result.findings.size(), 1u);
+    EXPECT_EQ(result.findings[0].action_index(), 0);
+    EXPECT_TRUE(result.findings[0].code() == "move-illegal" ||
+                result.findings[0].code() == "move-roll-mismatch")
+        << result.findings[0].code();
+  }
 }
 
 TEST(RefereeFindingTest, JudgingStopsAtTheFirstError) {
-  v1::GameRecord record = Record(R"({"ruleset": "finkel", "actions": [
+  v1::GameRecord record = Record(R"j({"ruleset": "finkel", "actions": [
       {"roll": 2, "from": 0, "to": 2},
       {"roll": 3, "from": 0, "to": 3},
       {"roll": 2, "from": 0, "to": 5},
       {"roll": 9},
       {"roll": 1},
-      {}]})");
+      {}]})j");
   RefereeResult result = Referee(record);
   ASSERT_EQ(result.findings.size(), 1u) << Codes(result.findings);
   EXPECT_EQ(result.findings[0].code(), "move-roll-mismatch");

@@ -1,0 +1,77 @@
+// What a reader got out of a file, in any format: the records it could
+// read, where each part was written, and a finding for each part it could
+// not read.
+#ifndef SCRIBE_RECORDS_PARSED_H_
+#define SCRIBE_RECORDS_PARSED_H_
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/strings/string_view.h"
+#include "scribe/v1/record.pb.h"
+
+namespace scribe {
+
+// Markers written after a move in a text record.
+enum MarkerBits : uint8_t {
+  kMarkCapture = 1,  // x
+  kMarkExtra = 2,    // *
+  kMarkPlaced = 4,   // +
+  kMarkEnd = 8,      // #
+};
+
+// Where and how one action was written.
+struct ActionSource {
+  uint32_t offset = 0;       // byte offset of the action in the text
+  uint8_t side = 0;          // the side letter of its turn (0 light, 1 dark)
+  bool first_in_turn = false;
+  uint8_t markers = 0;       // MarkerBits written
+  int8_t captures = -1;      // the count written after x, -1 when none
+  int turn = 0;              // the turn number written
+};
+
+struct RecordSource {
+  uint32_t offset = 0;  // where the record starts
+  uint32_t result_offset = 0;
+  bool has_result = false;
+  std::vector<ActionSource> actions;
+};
+
+struct ParsedRecords {
+  std::vector<v1::GameRecord> records;
+  // records[k] came from entry record_indices[k] of the file.
+  std::vector<int> record_indices;
+  // For text formats, sources[k] says where records[k]'s parts were
+  // written; empty for formats without positions.
+  std::vector<RecordSource> sources;
+  std::vector<v1::Finding> findings;
+  // How many records (games) the file holds, read or not.
+  int entries = 0;
+};
+
+// Byte offsets to 1-based line and column, by binary search over the line
+// starts (built once per text).
+class LineIndex {
+ public:
+  explicit LineIndex(absl::string_view text) {
+    starts_.push_back(0);
+    for (size_t i = 0; i < text.size(); ++i) {
+      if (text[i] == '\n') starts_.push_back(static_cast<uint32_t>(i + 1));
+    }
+  }
+  void Locate(uint32_t offset, int* line, int* column) const {
+    auto it = std::upper_bound(starts_.begin(), starts_.end(), offset);
+    const size_t index = static_cast<size_t>(it - starts_.begin()) - 1;
+    *line = static_cast<int>(index) + 1;
+    *column = static_cast<int>(offset - starts_[index]) + 1;
+  }
+
+ private:
+  std::vector<uint32_t> starts_;
+};
+
+}  // namespace scribe
+
+#endif  // SCRIBE_RECORDS_PARSED_H_

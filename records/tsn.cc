@@ -1,0 +1,717 @@
+#include "records/tsn.h"
+
+#include <map>
+#include <memory>
+#include <optional>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/escaping.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_replace.h"
+#include "absl/strings/str_split.h"
+#include "engine/board.h"
+#include "engine/ruleset.h"
+
+namespace scribe {
+namespace {
+
+constexpr absl::string_view kVersion = "1";
+
+// Tags that map to GameRecord fields rather than to `tags`.
+constexpr absl::string_view kTagVersion = "TSN";
+constexpr absl::string_view kTagRuleset = "Ruleset";
+constexpr absl::string_view kTagDigest = "Digest";
+constexpr absl::string_view kTagFirst = "First";
+constexpr absl::string_view kTagThrowOff = "ThrowOff";
+constexpr absl::string_view kTagPosition = "Position";
+
+// The order the writer gives the tags it knows; the rest follow sorted.
+const std::vector<std::string>& RosterOrder() {
+  static const std::vector<std::string> kOrder = {"Event", "Site", "Date", "Round", "Light",
+                                                  "Dark", "Result", "Termination", "Dice"};
+  return kOrder;
+}
+
+v1::Finding MakeFinding(absl::string_view code, std::string message, const LineIndex& lines,
+                        uint32_t offset, int record_index) {
+  v1::Finding f;
+  f.set_code(std::string(code));
+  f.set_message(std::move(message));
+  int line, column;
+  lines.Locate(offset, &line, &column);
+  f.set_line(line);
+  f.set_column(column);
+  if (record_index >= 0) f.set_record_index(record_index);
+  return f;
+}
+
+// Path indices of each tile on each side's path, in order of visit: the
+// n-th visit of a tile is written with n-1 primes (B4, B4').
+struct TileIndex {
+  int8_t index[2][kNumTileIds][4];
+  explicit TileIndex(const Rules& rules) {
+    for (auto& side : index)
+      for (auto& tile : side)
+        for (int8_t& i : tile) i = -1;
+    for (int s = 0; s < 2; ++s) {
+      for (int i = 1; i <= rules.path_length; ++i) {
+        int8_t* visits = index[s][rules.tile[s][i]];
+        for (int k = 0; k < 4; ++k) {
+          if (visits[k] < 0) {
+            visits[k] = static_cast<int8_t>(i);
+            break;
+          }
+        }
+      }
+    }
+  }
+};
+
+class TsnReader {
+ public:
+  explicit TsnReader(absl::string_view text) : text_(text), lines_(text) {}
+
+  ParsedRecords Read() {
+    while (true) {
+      SkipBlank();
+      if (AtEnd()) break;
+      ReadGame();
+    }
+    out_.entries = game_index_ + 1;
+    return std::move(out_);
+  }
+
+ private:
+  // --- low-level scanning -------------------------------------------------
+  bool AtEnd() const { return pos_ >= text_.size(); }
+  char Peek() const { return pos_ < text_.size() ? text_[pos_] : '\0'; }
+  void SkipSpaces() {
+    while (pos_ < text_.size() && (text_[pos_] == ' ' || text_[pos_] == '\t' || text_[pos_] == '\r')) ++pos_;
+  }
+  void SkipBlank() {
+    while (pos_ < text_.size() && absl::ascii_isspace(static_cast<unsigned char>(text_[pos_]))) ++pos_;
+  }
+  void SkipLine() {
+    while (pos_ < text_.size() && text_[pos_] != '\n') ++pos_;
+  }
+  // Skips to the start of the next game (a line starting with '[').
+  void SkipGame() {
+    while (!AtEnd()) {
+      SkipLine();
+      SkipBlank();
+      if (Peek() == '[' && (pos_ == 0 || text_[pos_ - 1] == '\n')) return;
+    }
+  }
+  bool ReadNumber(int* value) {
+    const size_t start = pos_;
+    int v = 0;
+    while (pos_ < text_.size() && text_[pos_] >= '0' && text_[pos_] <= '9' && pos_ - start < 9) {
+      v = v * 10 + (text_[pos_] - '0');
+      ++pos_;
+    }
+    *value = v;
+    return pos_ > start;
+  }
+  std::string Describe(size_t at) const {
+    if (at >= text_.size()) return "the end of the file";
+    const char c = text_[at];
+    if (c == '\n') return "the end of the line";
+    if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7f) {
+      return absl::StrCat("byte 0x", absl::Hex(static_cast<unsigned char>(c), absl::kZeroPad2));
+    }
+    return absl::StrCat("'", std::string(1, c), "'");
+  }
+
+  void SyntaxError(std::string message, size_t at) {
+    out_.findings.push_back(MakeFinding("tsn-syntax", std::move(message), lines_,
+                                        static_cast<uint32_t>(at), game_index_));
+  }
+
+  // --- tags ----------------------------------------------------------------
+  // [Name "value"]; returns false after a finding.
+  bool ReadTag(std::string* name, std::string* value) {
+    const size_t start = pos_;
+    ++pos_;  // '['
+    SkipSpaces();
+    const size_t name_start = pos_;
+    while (pos_ < text_.size() && (absl::ascii_isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_')) ++pos_;
+    if (pos_ == name_start || !absl::ascii_isalpha(static_cast<unsigned char>(text_[name_start]))) {
+      SyntaxError(absl::StrCat("expected a tag name after '[', found ", Describe(pos_)), pos_);
+      return false;
+    }
+    *name = std::string(text_.substr(name_start, pos_ - name_start));
+    SkipSpaces();
+    if (Peek() != '"') {
+      SyntaxError(absl::StrCat("expected the tag's value in double quotes, found ", Describe(pos_)), pos_);
+      return false;
+    }
+    ++pos_;
+    value->clear();
+    while (true) {
+      if (AtEnd() || Peek() == '\n') {
+        SyntaxError("the tag's value has no closing '\"'", start);
+        return false;
+      }
+      char c = text_[pos_++];
+      if (c == '"') break;
+      if (c == '\\') {
+        if (AtEnd()) continue;
+        c = text_[pos_++];
+        if (c == 'n') c = '\n';
+      }
+      value->push_back(c);
+    }
+    SkipSpaces();
+    if (Peek() != ']') {
+      SyntaxError(absl::StrCat("expected ']' to close the tag, found ", Describe(pos_)), pos_);
+      return false;
+    }
+    ++pos_;
+    SkipSpaces();
+    if (!AtEnd() && Peek() != '\n') {
+      SyntaxError(absl::StrCat("expected the end of the line after the tag, found ", Describe(pos_)), pos_);
+      return false;
+    }
+    return true;
+  }
+
+  // { comment }, with \} and \\ escapes; returns false after a finding.
+  bool ReadComment(std::string* out) {
+    const size_t start = pos_;
+    ++pos_;  // '{'
+    std::string text;
+    while (true) {
+      if (AtEnd()) {
+        SyntaxError("the comment has no closing '}'", start);
+        return false;
+      }
+      char c = text_[pos_++];
+      if (c == '}') break;
+      if (c == '\\' && !AtEnd() && (Peek() == '}' || Peek() == '\\')) c = text_[pos_++];
+      text.push_back(c);
+    }
+    absl::string_view trimmed = absl::StripAsciiWhitespace(text);
+    if (!out->empty()) out->push_back(' ');
+    out->append(trimmed.data(), trimmed.size());
+    return true;
+  }
+
+  // Applies the tags to the record; findings for known tags with bad values.
+  bool ApplyTag(const std::string& name, const std::string& value, size_t at, v1::GameRecord* record) {
+    if (name == kTagVersion) {
+      if (value != kVersion) {
+        SyntaxError(absl::StrCat("TSN version \"", value, "\" is not one this reader knows (", kVersion, ")"), at);
+        return false;
+      }
+    } else if (name == kTagRuleset) {
+      record->set_ruleset(value);
+    } else if (name == kTagDigest) {
+      record->set_ruleset_digest(value);
+    } else if (name == kTagFirst) {
+      if (value == "light") {
+        record->set_first_player(v1::LIGHT);
+      } else if (value == "dark") {
+        record->set_first_player(v1::DARK);
+      } else {
+        SyntaxError(absl::StrCat("First is \"", value, "\"; expected \"light\" or \"dark\""), at);
+        return false;
+      }
+    } else if (name == kTagThrowOff) {
+      for (absl::string_view round : absl::StrSplit(value, ' ', absl::SkipEmpty())) {
+        std::vector<absl::string_view> pair = absl::StrSplit(round, '-');
+        int light = 0, dark = 0;
+        if (pair.size() != 2 || !absl::SimpleAtoi(pair[0], &light) || !absl::SimpleAtoi(pair[1], &dark)) {
+          SyntaxError(absl::StrCat("ThrowOff round \"", round,
+                                   "\" is not <light's throw>-<dark's throw>, e.g. \"2-2 3-1\""), at);
+          return false;
+        }
+        v1::OpeningThrow* t = record->add_opening();
+        t->set_light(light);
+        t->set_dark(dark);
+      }
+    } else if (name == kTagPosition) {
+      record->set_start_position(value);
+    } else {
+      (*record->mutable_tags())[name] = value;
+    }
+    return true;
+  }
+
+  // --- squares and moves -------------------------------------------------------
+  // A square of `side`'s path: a path number, '@' (waiting), "off", or a
+  // tile name with primes. Returns -1 after a finding.
+  int ReadSquare(Side side) {
+    const size_t start = pos_;
+    const char c = Peek();
+    if (c >= '0' && c <= '9') {
+      int v = 0;
+      ReadNumber(&v);
+      if (v > rules_->off) {
+        SyntaxError(absl::StrCat("square ", v, " is past the end of the path (0 waiting, 1-",
+                                 rules_->path_length, " on the board, ", rules_->off, " or \"off\" borne off)"),
+                    start);
+        return -1;
+      }
+      return v;
+    }
+    if (c == '@') {
+      ++pos_;
+      return 0;
+    }
+    if (text_.substr(pos_, 3) == "off") {
+      pos_ += 3;
+      return rules_->off;
+    }
+    if ((c >= 'A' && c <= 'C') || (c >= 'a' && c <= 'c')) {
+      const size_t name_start = pos_;
+      ++pos_;
+      while (pos_ < text_.size() && text_[pos_] >= '0' && text_[pos_] <= '9' && pos_ - name_start < 3) ++pos_;
+      const auto tile = ParseTileName(text_.substr(name_start, pos_ - name_start));
+      int visit = 0;
+      while (Peek() == '\'') {
+        ++visit;
+        ++pos_;
+      }
+      if (!tile) {
+        SyntaxError(absl::StrCat("\"", text_.substr(name_start, pos_ - name_start), "\" is not a tile name"), start);
+        return -1;
+      }
+      const int index = visit < 4 ? tiles_->index[side][*tile][visit] : -1;
+      if (index < 0) {
+        SyntaxError(absl::StrCat(TileName(*tile), std::string(visit, '\''), " is not on ", SideName(side),
+                                 "'s path", visit > 0 ? " that many times" : ""),
+                    start);
+        return -1;
+      }
+      return index;
+    }
+    SyntaxError(absl::StrCat("expected a square (a path number, a tile such as A4, @ or off), found ",
+                             Describe(pos_)),
+                pos_);
+    return -1;
+  }
+
+  // roll ':' ( '-' | square '-' square markers ). Returns false after a
+  // finding.
+  bool ReadAction(Side side, int turn, bool first_in_turn, v1::GameRecord* record, RecordSource* source) {
+    const size_t start = pos_;
+    int roll = 0;
+    if (!ReadNumber(&roll) || pos_ - start > 2) {
+      SyntaxError(absl::StrCat("expected a throw (a number, then ':'), found ", Describe(start)), start);
+      return false;
+    }
+    if (Peek() != ':') {
+      SyntaxError(absl::StrCat("expected ':' after the throw, found ", Describe(pos_)), pos_);
+      return false;
+    }
+    ++pos_;
+    ActionSource as;
+    as.offset = static_cast<uint32_t>(start);
+    as.side = static_cast<uint8_t>(side);
+    as.first_in_turn = first_in_turn;
+    as.turn = turn;
+    v1::Action* action = record->add_actions();
+    action->set_roll(roll);
+    if (Peek() == '-') {
+      ++pos_;
+    } else {
+      const int from = ReadSquare(side);
+      if (from < 0) return false;
+      if (Peek() != '-') {
+        SyntaxError(absl::StrCat("expected '-' between the squares of a move, found ", Describe(pos_)), pos_);
+        return false;
+      }
+      ++pos_;
+      const int to = ReadSquare(side);
+      if (to < 0) return false;
+      action->set_from(from);
+      action->set_to(to);
+      while (true) {
+        const char m = Peek();
+        if (m == 'x') {
+          ++pos_;
+          as.markers |= kMarkCapture;
+          int n = 0;
+          if (ReadNumber(&n)) as.captures = static_cast<int8_t>(n > 100 ? 100 : n);
+        } else if (m == '*') {
+          ++pos_;
+          as.markers |= kMarkExtra;
+        } else if (m == '+') {
+          ++pos_;
+          as.markers |= kMarkPlaced;
+        } else if (m == '#') {
+          ++pos_;
+          as.markers |= kMarkEnd;
+        } else {
+          break;
+        }
+      }
+    }
+    const char after = Peek();
+    if (!AtEnd() && after != ' ' && after != '\t' && after != '\r' && after != '\n' && after != '{') {
+      SyntaxError(absl::StrCat("unexpected ", Describe(pos_), " after the action"), pos_);
+      return false;
+    }
+    source->actions.push_back(as);
+    return true;
+  }
+
+  // N. S action action ... — returns false after a finding.
+  bool ReadTurn(v1::GameRecord* record, RecordSource* source) {
+    const size_t start = pos_;
+    int turn = 0;
+    ReadNumber(&turn);
+    if (Peek() != '.') {
+      SyntaxError(absl::StrCat("expected '.' after the turn number, found ", Describe(pos_)), pos_);
+      return false;
+    }
+    ++pos_;
+    SkipSpaces();
+    Side side;
+    if (Peek() == 'L') {
+      side = kLight;
+    } else if (Peek() == 'D') {
+      side = kDark;
+    } else {
+      SyntaxError(absl::StrCat("expected the side, L or D, found ", Describe(pos_)), pos_);
+      return false;
+    }
+    ++pos_;
+    bool first = true;
+    while (true) {
+      SkipSpaces();
+      if (AtEnd() || Peek() == '\n') break;
+      if (Peek() == '{') {
+        std::string* target = record->actions_size() > 0
+                                  ? record->mutable_actions(record->actions_size() - 1)->mutable_comment()
+                                  : record->mutable_comment();
+        if (!ReadComment(target)) return false;
+        continue;
+      }
+      if (!ReadAction(side, turn, first, record, source)) return false;
+      first = false;
+    }
+    if (first) {
+      SyntaxError("a turn needs at least one throw, e.g. \"3:0-3\" or \"0:-\"", start);
+      return false;
+    }
+    return true;
+  }
+
+  void ReadGame() {
+    ++game_index_;
+    v1::GameRecord record;
+    RecordSource source;
+    source.offset = static_cast<uint32_t>(pos_);
+    bool ok = true;
+    size_t first_tag = pos_;
+    // Tag section.
+    std::map<std::string, size_t> seen;
+    if (Peek() != '[') {
+      SyntaxError(absl::StrCat("a game starts with its tags, e.g. [Ruleset \"finkel\"]; found ",
+                               Describe(pos_)), pos_);
+      SkipGame();
+      return;
+    }
+    while (ok && Peek() == '[') {
+      const size_t at = pos_;
+      std::string name, value;
+      ok = ReadTag(&name, &value);
+      if (!ok) break;
+      if (!seen.emplace(name, at).second) {
+        SyntaxError(absl::StrCat("tag ", name, " appears twice in one game"), at);
+        ok = false;
+        break;
+      }
+      if (name == "Result") {
+        source.has_result = true;
+        source.result_offset = static_cast<uint32_t>(at);
+      }
+      ok = ApplyTag(name, value, at, &record);
+      SkipBlank();
+    }
+    if (ok) {
+      if (record.ruleset().empty()) {
+        out_.findings.push_back(MakeFinding("ruleset-missing",
+                                            "the game has no Ruleset tag, e.g. [Ruleset \"finkel\"]",
+                                            lines_, static_cast<uint32_t>(first_tag), game_index_));
+        ok = false;
+      } else {
+        auto rules = LoadRuleset(record.ruleset());
+        if (!rules.ok()) {
+          const bool unknown = rules.status().code() == absl::StatusCode::kNotFound;
+          out_.findings.push_back(MakeFinding(unknown ? "ruleset-unknown" : "ruleset-invalid",
+                                              absl::StrReplaceAll(rules.status().message(), {{"\n", "; "}}), lines_,
+                                              static_cast<uint32_t>(seen[std::string(kTagRuleset)]),
+                                              game_index_));
+          ok = false;
+        } else {
+          rules_ = *rules;
+          auto& cached = tile_indexes_[rules_.get()];
+          if (!cached) cached = std::make_unique<TileIndex>(*rules_);
+          tiles_ = cached.get();
+        }
+      }
+    }
+    // Comments and turns, up to the next tag section.
+    while (ok) {
+      SkipBlank();
+      if (AtEnd() || Peek() == '[') break;
+      if (Peek() == '{') {
+        std::string* target = record.actions_size() > 0
+                                  ? record.mutable_actions(record.actions_size() - 1)->mutable_comment()
+                                  : record.mutable_comment();
+        ok = ReadComment(target);
+      } else if (Peek() >= '0' && Peek() <= '9') {
+        ok = ReadTurn(&record, &source);
+      } else {
+        SyntaxError(absl::StrCat("expected a turn (\"12. L 3:4-7\"), a comment or the next game's tags, found ",
+                                 Describe(pos_)), pos_);
+        ok = false;
+      }
+    }
+    if (!ok) {
+      SkipGame();
+      return;
+    }
+    out_.records.push_back(std::move(record));
+    out_.record_indices.push_back(game_index_);
+    out_.sources.push_back(std::move(source));
+  }
+
+  absl::string_view text_;
+  LineIndex lines_;
+  size_t pos_ = 0;
+  int game_index_ = -1;
+  std::shared_ptr<const Rules> rules_;
+  const TileIndex* tiles_ = nullptr;
+  std::map<const Rules*, std::unique_ptr<TileIndex>> tile_indexes_;
+  ParsedRecords out_;
+};
+
+std::string QuoteTag(absl::string_view value) {
+  std::string out = "\"";
+  for (char c : value) {
+    if (c == '"' || c == '\\') out.push_back('\\');
+    if (c == '\n') {
+      out += "\\n";
+      continue;
+    }
+    out.push_back(c);
+  }
+  out.push_back('"');
+  return out;
+}
+
+std::string EscapeComment(absl::string_view text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '}' || c == '\\') out.push_back('\\');
+    out.push_back(c);
+  }
+  return out;
+}
+
+std::string SquareText(const Rules& rules, Side side, int index, SquareStyle style) {
+  if (index == rules.off) return "off";
+  if (style == SquareStyle::kPathNumbers) return absl::StrCat(index);
+  if (index == 0) return "@";
+  const TileId tile = rules.tile[side][index];
+  int visit = 0;
+  for (int i = 1; i < index; ++i) visit += rules.tile[side][i] == tile;
+  return absl::StrCat(TileName(tile), std::string(visit, '\''));
+}
+
+absl::Status WriteGame(const v1::GameRecord& record, const TsnWriteOptions& options, std::string* out) {
+  RefereeOptions referee_options;
+  referee_options.build_replay = false;
+  const RefereeResult result = Referee(record, nullptr, referee_options);
+  if (!result.valid()) {
+    const v1::Finding& f = result.findings.front();
+    return absl::InvalidArgumentError(absl::StrCat(
+        "cannot write an illegal record as TSN: ",
+        f.has_action_index() ? absl::StrCat("action ", f.action_index(), ": ") : "", f.message()));
+  }
+  const Rules& rules = *result.rules;
+  absl::StrAppend(out, "[TSN ", QuoteTag(kVersion), "]\n");
+  absl::StrAppend(out, "[Ruleset ", QuoteTag(record.ruleset()), "]\n");
+  if (!record.ruleset_digest().empty()) absl::StrAppend(out, "[Digest ", QuoteTag(record.ruleset_digest()), "]\n");
+  for (const std::string& name : RosterOrder()) {
+    auto it = record.tags().find(name);
+    if (it != record.tags().end()) absl::StrAppend(out, "[", name, " ", QuoteTag(it->second), "]\n");
+  }
+  if (record.has_first_player() && record.start_position().empty()) {
+    absl::StrAppend(out, "[First ", QuoteTag(record.first_player() == v1::DARK ? "dark" : "light"), "]\n");
+  }
+  if (record.opening_size() > 0) {
+    std::vector<std::string> rounds;
+    for (const v1::OpeningThrow& t : record.opening()) rounds.push_back(absl::StrCat(t.light(), "-", t.dark()));
+    absl::StrAppend(out, "[ThrowOff ", QuoteTag(absl::StrJoin(rounds, " ")), "]\n");
+  }
+  if (!record.start_position().empty()) {
+    absl::StrAppend(out, "[Position ", QuoteTag(record.start_position()), "]\n");
+  }
+  std::map<std::string, std::string> others;
+  for (const auto& [name, value] : record.tags()) {
+    bool known = false;
+    for (const std::string& r : RosterOrder()) known = known || r == name;
+    // A tag name that TSN cannot write, or that would be read back as a
+    // record field, cannot round-trip: refuse rather than write it wrong.
+    bool valid_name = !name.empty() && absl::ascii_isalpha(static_cast<unsigned char>(name[0]));
+    for (char c : name) valid_name = valid_name && (absl::ascii_isalnum(static_cast<unsigned char>(c)) || c == '_');
+    if (!valid_name || name == kTagVersion || name == kTagRuleset || name == kTagDigest || name == kTagFirst ||
+        name == kTagThrowOff || name == kTagPosition) {
+      return absl::InvalidArgumentError(absl::StrCat("tag \"", absl::CHexEscape(name), "\" cannot be written in TSN"));
+    }
+    if (!known) others.emplace(name, value);
+  }
+  for (const auto& [name, value] : others) absl::StrAppend(out, "[", name, " ", QuoteTag(value), "]\n");
+  out->push_back('\n');
+  if (!record.comment().empty()) absl::StrAppend(out, "{", EscapeComment(record.comment()), "}\n");
+  int turn = 0;
+  bool line_open = false;
+  for (int i = 0; i < record.actions_size(); ++i) {
+    const v1::Action& a = record.actions(i);
+    const ActionOutcome& o = result.outcomes[i];
+    const bool continues = i > 0 && result.outcomes[i - 1].extra_roll;
+    if (!continues) {
+      if (line_open) out->push_back('\n');
+      absl::StrAppend(out, ++turn, ". ", o.mover == kLight ? "L" : "D");
+      line_open = true;
+    }
+    absl::StrAppend(out, " ", a.roll(), ":");
+    if (!a.has_from()) {
+      out->push_back('-');
+    } else {
+      absl::StrAppend(out, SquareText(rules, o.mover, a.from(), options.squares), "-",
+                      SquareText(rules, o.mover, a.to(), options.squares));
+      if (o.captured > 0) {
+        out->push_back('x');
+        if (o.captured > 1) absl::StrAppend(out, static_cast<int>(o.captured));
+      }
+      if (o.extra_roll) out->push_back('*');
+      if (o.placed) out->push_back('+');
+      if (o.won) out->push_back('#');
+    }
+    if (!a.comment().empty()) absl::StrAppend(out, " {", EscapeComment(a.comment()), "}");
+  }
+  if (line_open) out->push_back('\n');
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+ParsedRecords ReadTsn(absl::string_view text) { return TsnReader(text).Read(); }
+
+absl::StatusOr<std::string> WriteTsn(const std::vector<v1::GameRecord>& records,
+                                     const TsnWriteOptions& options) {
+  std::string out;
+  for (size_t k = 0; k < records.size(); ++k) {
+    if (k > 0) out.push_back('\n');
+    if (absl::Status s = WriteGame(records[k], options, &out); !s.ok()) {
+      if (records.size() == 1) return s;
+      return absl::Status(s.code(), absl::StrCat("record ", k, ": ", s.message()));
+    }
+  }
+  return out;
+}
+
+std::vector<v1::Finding> CheckTsnForm(const RecordSource& source, const RefereeResult& result,
+                                      const v1::GameRecord& record, const LineIndex& lines,
+                                      int record_index) {
+  std::vector<v1::Finding> out;
+  if (result.rules == nullptr) return out;
+  auto at_action = [&](absl::string_view code, std::string message, int i) {
+    v1::Finding f = MakeFinding(code, std::move(message), lines, source.actions[i].offset, record_index);
+    f.set_action_index(i);
+    out.push_back(std::move(f));
+  };
+  const int judged = static_cast<int>(result.outcomes.size());
+  const int n = std::min<int>(static_cast<int>(source.actions.size()),
+                              judged + (result.valid() ? 0 : 1));
+  Position start;
+  if (StartOfRecord(*result.rules, record, &start)) return out;  // the referee said why
+  Side mover = start.to_move;
+  int last_turn = 0;
+  bool turn_reported = false;  // one turn-number finding per record, not the cascade
+  for (int i = 0; i < n; ++i) {
+    const ActionSource& as = source.actions[i];
+    const bool extra = i > 0 && result.outcomes[i - 1].extra_roll;
+    if (i > 0 && !extra) mover = Other(mover);
+    const Side written = static_cast<Side>(as.side);
+    if (extra && as.first_in_turn) {
+      if (written == mover) {
+        at_action("turn-split", absl::StrCat("the previous move earned ", SideName(mover),
+                                             " another throw: it belongs on the same line"), i);
+      } else {
+        at_action("missing-extra-throw",
+                  absl::StrCat("the previous move earned ", SideName(mover),
+                               " another throw, but this turn is written as ", SideName(written), "'s"), i);
+      }
+      return out;
+    }
+    if (!extra && !as.first_in_turn) {
+      at_action("turn-passed",
+                absl::StrCat("the previous throw ended ", SideName(Other(mover)),
+                             "'s turn (it earned no other throw): this throw is ", SideName(mover),
+                             "'s and starts a new line"), i);
+      return out;
+    }
+    if (as.first_in_turn && written != mover) {
+      at_action("wrong-side", absl::StrCat("it is ", SideName(mover), "'s turn, but the line says ",
+                                           written == kLight ? "L" : "D"), i);
+      return out;
+    }
+    if (as.first_in_turn) {
+      if (last_turn != 0 && as.turn != last_turn + 1 && !turn_reported) {
+        turn_reported = true;
+        at_action("turn-number", absl::StrCat("turn ", as.turn, " follows turn ", last_turn,
+                                              "; expected ", last_turn + 1), i);
+      }
+      last_turn = as.turn;
+    }
+    if (i >= judged) break;
+    const ActionOutcome& o = result.outcomes[i];
+    if ((as.markers & kMarkCapture) && (o.captured == 0 || (as.captures >= 0 && as.captures != o.captured))) {
+      at_action("marker-capture",
+                o.captured == 0 ? std::string("x marks a capture, but the move captures nothing")
+                                : absl::StrCat("x", static_cast<int>(as.captures), " marks ", static_cast<int>(as.captures),
+                                               " captured, but the move captures ", static_cast<int>(o.captured)),
+                i);
+    }
+    if ((as.markers & kMarkExtra) && !o.extra_roll) {
+      at_action("marker-extra", "* marks another throw (a rosette), but the move earns none", i);
+    }
+    if ((as.markers & kMarkPlaced) && !o.placed) {
+      at_action("marker-placed", "+ marks a waiting piece placed on the board, but none is", i);
+    }
+    if ((as.markers & kMarkEnd) && !o.won) {
+      at_action("marker-end", "# marks the end of the game, but the game goes on", i);
+    }
+  }
+  if (result.valid() && source.has_result) {
+    auto it = record.tags().find("Result");
+    const std::string value = it == record.tags().end() ? "" : it->second;
+    const bool terminated = record.tags().count("Termination") > 0;
+    std::string problem;
+    if (value != "light" && value != "dark" && value != "*") {
+      problem = absl::StrCat("Result \"", value, "\" is not \"light\", \"dark\" or \"*\"");
+    } else if (result.winner) {
+      if (value != SideName(*result.winner)) {
+        problem = absl::StrCat("Result says \"", value, "\" but the moves end with ",
+                               SideName(*result.winner), " bearing off every piece");
+      }
+    } else if (value != "*" && !terminated) {
+      problem = absl::StrCat("Result says \"", value,
+                             "\" but the game is unfinished (a Termination tag says why a game ended early)");
+    }
+    if (!problem.empty()) {
+      out.push_back(MakeFinding("result-mismatch", problem, lines, source.result_offset, record_index));
+    }
+  }
+  return out;
+}
+
+}  // namespace scribe

@@ -1,0 +1,61 @@
+// TSN, "Twenty Squares Notation": Scribe's text notation for game records
+// (specified in docs/notation.md).
+//
+//   [TSN "1"]
+//   [Ruleset "finkel"]
+//   [Light "Ann"]
+//   [Dark "Bo"]
+//   [Result "light"]
+//
+//   1. L 3:0-3
+//   2. D 1:0-1
+//   3. L 1:3-4* 2:4-6
+//   ...
+//
+// One turn per line; the throws a turn earned stay on its line; squares are
+// path numbers or tile names; markers (x capture, * another throw, + a
+// piece placed, # the game ends) are checked when present; comments in
+// braces may carry annotations ([%key value]). Many games in one file.
+#ifndef SCRIBE_RECORDS_TSN_H_
+#define SCRIBE_RECORDS_TSN_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "records/json_record.h"
+#include "records/referee.h"
+#include "scribe/v1/record.pb.h"
+
+namespace scribe {
+
+enum class SquareStyle { kPathNumbers, kTiles };
+
+struct TsnWriteOptions {
+  SquareStyle squares = SquareStyle::kPathNumbers;
+};
+
+// Reads every game of a TSN text. A game with a syntax error or an unusable
+// ruleset gets a finding and is skipped; reading goes on with the next game.
+// The result's `sources` say where each action was written, so findings
+// about records can point at line and column.
+ParsedRecords ReadTsn(absl::string_view text);
+
+// Writes records in canonical TSN. The record must be a legal game under
+// its ruleset (the turns and markers come from replaying it); otherwise an
+// INVALID_ARGUMENT error says why.
+absl::StatusOr<std::string> WriteTsn(const std::vector<v1::GameRecord>& records,
+                                     const TsnWriteOptions& options = {});
+
+// The checks only the written form allows: the side letter of each turn,
+// turn numbers, throws earned staying in their turn, markers, the Result
+// tag. `source` is the reader's account of the record; `result` the
+// referee's replay of it. Findings carry line and column.
+std::vector<v1::Finding> CheckTsnForm(const RecordSource& source, const RefereeResult& result,
+                                      const v1::GameRecord& record, const LineIndex& lines,
+                                      int record_index);
+
+}  // namespace scribe
+
+#endif  // SCRIBE_RECORDS_TSN_H_
