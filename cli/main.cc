@@ -243,6 +243,8 @@ int CmdValidate(const std::vector<std::string>& paths, const std::string& format
     auto r = CliRuleset(ruleset_ref);
     if (!r.ok()) return RulesetError(r.status());
     io.rules = *r;
+    // Formats that name no ruleset (RGN) take this one's name.
+    io.ruleset = (*r)->ruleset.id().empty() ? ruleset_ref : (*r)->ruleset.id();
   }
   std::vector<std::string> files;
   bool all_read = ExpandPaths(paths, &files);
