@@ -60,7 +60,9 @@ inline bool IsOver(const Rules& rules, const Position& pos) {
 // it is the hot path of every search and playout).
 void LegalMoves(const Rules& rules, const Position& pos, int roll, MoveList* out);
 
-// Applies a legal move; passes the turn unless it earned another throw.
+// Applies a legal move; passes the turn unless it earned another throw. A
+// winning move leaves the winner as the side to move (the game is over;
+// nothing moves any more).
 MoveResult ApplyMove(const Rules& rules, Position* pos, Move move);
 
 // A throw with no move (0, or nothing legal): the turn passes.
