@@ -1,12 +1,16 @@
 #include "records/formats.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
 #include "records/json_record.h"
 #include "records/referee.h"
+#include "records/rgn.h"
+#include "records/royalur_json.h"
 #include "records/tsn.h"
 
 namespace scribe {
@@ -14,6 +18,8 @@ namespace scribe {
 std::optional<Format> FormatFromName(absl::string_view name) {
   if (name == "tsn") return Format::kTsn;
   if (name == "json") return Format::kJson;
+  if (name == "rgn") return Format::kRgn;
+  if (name == "royalur-json") return Format::kRoyalUrJson;
   return std::nullopt;
 }
 
@@ -21,15 +27,52 @@ std::string FormatName(Format format) {
   switch (format) {
     case Format::kTsn: return "tsn";
     case Format::kJson: return "json";
+    case Format::kRgn: return "rgn";
+    case Format::kRoyalUrJson: return "royalur-json";
   }
   return "?";
 }
 
-std::vector<std::string> FormatNames() { return {"tsn", "json"}; }
+std::vector<std::string> FormatNames() { return {"tsn", "json", "rgn", "royalur-json"}; }
+
+namespace {
+
+// Text that is not JSON: RGN when its first turn is written RoyalUr's way
+// ("1. A@A4", "1. 2 --", "/ C@C2"), else TSN ("1. L 3:0-3").
+Format DetectTextFormat(absl::string_view text) {
+  size_t at = 0;
+  while (at < text.size()) {
+    size_t end = text.find('\n', at);
+    if (end == absl::string_view::npos) end = text.size();
+    absl::string_view line = absl::StripLeadingAsciiWhitespace(text.substr(at, end - at));
+    at = end + 1;
+    if (line.empty() || line[0] == '[' || line[0] == '{') continue;
+    if (line[0] == '/') return Format::kRgn;
+    size_t i = 0;
+    while (i < line.size() && absl::ascii_isdigit(static_cast<unsigned char>(line[i]))) ++i;
+    if (i == 0 || i >= line.size() || line[i] != '.') return Format::kTsn;
+    line = absl::StripLeadingAsciiWhitespace(line.substr(i + 1));
+    // An RGN action: a tile or lane@ ("A4B1", "A@A4"), or "<throw> --".
+    if (line.size() >= 2 && line[0] >= 'A' && line[0] <= 'C' &&
+        (line[1] == '@' || absl::ascii_isdigit(static_cast<unsigned char>(line[1])))) {
+      return Format::kRgn;
+    }
+    size_t j = 0;
+    while (j < line.size() && absl::ascii_isdigit(static_cast<unsigned char>(line[j]))) ++j;
+    if (j > 0 && absl::StartsWith(line.substr(j), " --")) return Format::kRgn;
+    return Format::kTsn;
+  }
+  return Format::kTsn;
+}
+
+}  // namespace
 
 Format DetectFormat(absl::string_view file_name, absl::string_view text) {
   if (absl::EndsWithIgnoreCase(file_name, ".tsn")) return Format::kTsn;
-  if (absl::EndsWithIgnoreCase(file_name, ".json")) return Format::kJson;
+  if (absl::EndsWithIgnoreCase(file_name, ".rgn")) return Format::kRgn;
+  if (absl::EndsWithIgnoreCase(file_name, ".json")) {
+    return LooksLikeRoyalUrJson(text) ? Format::kRoyalUrJson : Format::kJson;
+  }
   // By content: JSON opens with '{' or with '[' then '{' or ']'; TSN with a
   // tag, '[' then a letter.
   size_t i = 0;
@@ -37,19 +80,22 @@ Format DetectFormat(absl::string_view file_name, absl::string_view text) {
     while (i < text.size() && absl::ascii_isspace(static_cast<unsigned char>(text[i]))) ++i;
   };
   skip();
-  if (i < text.size() && text[i] == '{') return Format::kJson;
+  const Format json = LooksLikeRoyalUrJson(text) ? Format::kRoyalUrJson : Format::kJson;
+  if (i < text.size() && text[i] == '{') return json;
   if (i < text.size() && text[i] == '[') {
     ++i;
     skip();
-    if (i < text.size() && (text[i] == '{' || text[i] == ']')) return Format::kJson;
+    if (i < text.size() && (text[i] == '{' || text[i] == ']')) return json;
   }
-  return Format::kTsn;
+  return DetectTextFormat(text);
 }
 
-ParsedRecords ReadRecords(Format format, absl::string_view text, const RecordIo&) {
+ParsedRecords ReadRecords(Format format, absl::string_view text, const RecordIo& io) {
   switch (format) {
     case Format::kTsn: return ReadTsn(text);
     case Format::kJson: return ParseJsonRecords(text);
+    case Format::kRgn: return ReadRgn(text, io.ruleset, io.rules);
+    case Format::kRoyalUrJson: return ReadRoyalUrJson(text);
   }
   return {};
 }
@@ -70,41 +116,73 @@ absl::StatusOr<std::string> WriteRecords(Format format, const std::vector<v1::Ga
       }
       return out + "]\n";
     }
+    case Format::kRgn: return WriteRgn(records);
+    case Format::kRoyalUrJson: return WriteRoyalUrJson(records);
   }
   return absl::InternalError("unknown format");
 }
+
+namespace {
+
+// Line starts of no text: for checks whose findings get placed later.
+const LineIndex& NoLines() {
+  static const LineIndex* const kNoLines = new LineIndex(absl::string_view());
+  return *kNoLines;
+}
+
+}  // namespace
 
 v1::FileReport ValidateText(absl::string_view file_name, absl::string_view text, Format format,
                             const RecordIo& io) {
   v1::FileReport report;
   report.set_file(std::string(file_name));
-  ParsedRecords parsed = ReadRecords(format, text, io);
-  std::vector<v1::Finding> findings = std::move(parsed.findings);
-  std::unique_ptr<LineIndex> lines;
-  if (!parsed.sources.empty()) lines = std::make_unique<LineIndex>(text);
+  // Line starts, for the line and column of findings. TSN builds them at
+  // its first finding (a valid file never needs them).
+  std::optional<LineIndex> lines;
   RefereeOptions options;
   options.build_replay = false;
-  const bool many = parsed.entries > 1;
-  for (size_t k = 0; k < parsed.records.size(); ++k) {
-    v1::GameRecord& record = parsed.records[k];
+  std::vector<v1::Finding> judged;
+  // Judges one record; `source` says where its parts were written (text
+  // formats), null for formats without positions.
+  auto judge = [&](v1::GameRecord& record, const RecordSource* source, int index) {
     if (record.ruleset().empty() && !io.ruleset.empty()) record.set_ruleset(io.ruleset);
-    const int index = parsed.record_indices[k];
     RefereeResult result = Referee(record, io.rules, options);
     std::vector<v1::Finding> record_findings;
-    if (!parsed.sources.empty()) {
-      record_findings = CheckTsnForm(parsed.sources[k], result, record, *lines, index);
+    if (source != nullptr) {
+      switch (format) {
+        case Format::kTsn:
+          // Checked without line starts first; again with them only when
+          // there is a finding to place.
+          record_findings = CheckTsnForm(*source, result, record, lines ? *lines : NoLines(), index);
+          if (!record_findings.empty() && !lines) {
+            lines.emplace(text);
+            record_findings = CheckTsnForm(*source, result, record, *lines, index);
+          }
+          break;
+        case Format::kRgn:
+          if (!lines) lines.emplace(text);
+          record_findings = CheckRgnForm(*source, result, record, *lines, index);
+          break;
+        case Format::kRoyalUrJson:
+          if (!lines) lines.emplace(text);
+          record_findings = CheckRoyalUrJsonForm(*source, result, record, *lines, index);
+          break;
+        case Format::kJson:
+          break;
+      }
+      if (!result.findings.empty() && !lines) lines.emplace(text);
     }
     // The written form's structural findings are the root cause when they
     // come before (or at) the referee's first illegal action.
     for (v1::Finding& f : result.findings) {
-      if (f.has_action_index() && lines != nullptr && f.action_index() < static_cast<int>(parsed.sources[k].actions.size())) {
+      if (f.has_action_index() && source != nullptr && f.action_index() < static_cast<int>(source->actions.size())) {
         int line, column;
-        lines->Locate(parsed.sources[k].actions[f.action_index()].offset, &line, &column);
+        lines->Locate(source->actions[f.action_index()].offset, &line, &column);
         f.set_line(line);
         f.set_column(column);
-      } else if (!f.has_action_index() && lines != nullptr) {
+      } else if (!f.has_action_index() && source != nullptr) {
         int line, column;
-        lines->Locate(parsed.sources[k].offset, &line, &column);
+        lines->Locate(source->offset, &line, &column);
         f.set_line(line);
         f.set_column(column);
       }
@@ -120,11 +198,35 @@ v1::FileReport ValidateText(absl::string_view file_name, absl::string_view text,
       const int ib = b.has_action_index() ? b.action_index() : -1;
       return ia < ib;
     });
+    // Every finding names its record; a file of one record drops the index
+    // below.
     for (v1::Finding& f : record_findings) {
-      if (many || index != 0) f.set_record_index(index);
-      findings.push_back(std::move(f));
+      f.set_record_index(index);
+      judged.push_back(std::move(f));
+    }
+  };
+  ParsedRecords parsed;
+  if (format == Format::kTsn) {
+    // One game at a time, judged as it is read: no record is kept.
+    parsed = ReadTsnEach(text, [&](v1::GameRecord& record, RecordSource& source, int index) {
+      judge(record, &source, index);
+    });
+  } else {
+    parsed = ReadRecords(format, text, io);
+    for (size_t k = 0; k < parsed.records.size(); ++k) {
+      judge(parsed.records[k], parsed.sources.empty() ? nullptr : &parsed.sources[k], parsed.record_indices[k]);
     }
   }
+  const bool many = parsed.entries > 1;
+  std::vector<v1::Finding> findings = std::move(parsed.findings);
+  if (parsed.entries == 0 && findings.empty()) {
+    // An empty file is not a record: saying "valid" would drop it silently.
+    v1::Finding f;
+    f.set_code("no-records");
+    f.set_message("the input holds no record");
+    findings.push_back(std::move(f));
+  }
+  for (v1::Finding& f : judged) findings.push_back(std::move(f));
   std::stable_sort(findings.begin(), findings.end(), [](const v1::Finding& a, const v1::Finding& b) {
     return a.record_index() < b.record_index();
   });

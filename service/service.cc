@@ -1,0 +1,431 @@
+#include "service/service.h"
+
+#include <chrono>
+#include <optional>
+#include <vector>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "engine/position.h"
+#include "engine/ruleset.h"
+#include "records/formats.h"
+#include "records/position_string.h"
+#include "records/referee.h"
+#include "service/errors.h"
+
+namespace scribe::service {
+
+// Admission control and metrics for one call: refuses at once with
+// RESOURCE_EXHAUSTED when the server is full, and records the outcome.
+class Admission {
+ public:
+  Admission(ScribeServiceImpl* service, const char* method)
+      : service_(service), method_(method), start_(std::chrono::steady_clock::now()) {
+    admitted_ = service_->in_flight_.fetch_add(1) < service_->options_.max_concurrent_calls;
+    if (!admitted_) service_->metrics_->RecordShed(method_);
+  }
+  ~Admission() { service_->in_flight_.fetch_sub(1); }
+  bool admitted() const { return admitted_; }
+  grpc::Status Finish(grpc::Status status) {
+    const auto micros = std::chrono::duration_cast<std::chrono::microseconds>(
+                            std::chrono::steady_clock::now() - start_)
+                            .count();
+    service_->metrics_->Record(method_, status.error_code(), micros);
+    return status;
+  }
+  grpc::Status Shed() {
+    return Finish(Error(grpc::StatusCode::RESOURCE_EXHAUSTED,
+                        "the server is at its limit of concurrent calls; retry with backoff", "OVERLOADED"));
+  }
+
+ private:
+  ScribeServiceImpl* service_;
+  const char* method_;
+  std::chrono::steady_clock::time_point start_;
+  bool admitted_;
+};
+
+namespace {
+
+constexpr int kDefaultPageSize = 50;
+constexpr int kMaxPageSize = 1000;
+
+std::optional<Format> ToFormat(v1::RecordFormat f) {
+  switch (f) {
+    case v1::RECORD_FORMAT_TSN: return FormatFromName("tsn");
+    case v1::RECORD_FORMAT_JSON: return FormatFromName("json");
+    case v1::RECORD_FORMAT_RGN: return FormatFromName("rgn");
+    case v1::RECORD_FORMAT_ROYALUR_JSON: return FormatFromName("royalur-json");
+    default: return std::nullopt;
+  }
+}
+
+// The rules a selector names. Never reads a file: a reference is resolved
+// among the built-in presets only.
+std::shared_ptr<const Rules> ResolveSelector(const v1::RulesetSelector& selector, const std::string& field,
+                                             bool required, std::vector<FieldViolation>* violations) {
+  std::vector<FieldProblem> problems;
+  absl::StatusOr<std::shared_ptr<const Rules>> rules;
+  std::string where;
+  switch (selector.kind_case()) {
+    case v1::RulesetSelector::kReference:
+      where = absl::StrCat(field, ".reference");
+      rules = LoadRuleset(selector.reference(), &problems);
+      break;
+    case v1::RulesetSelector::kText:
+      where = absl::StrCat(field, ".text");
+      rules = LoadRulesetText(selector.text(), &problems);
+      break;
+    default:
+      if (required) violations->push_back({field, "a ruleset is required: a reference such as \"finkel\" or a text"});
+      return nullptr;
+  }
+  if (rules.ok()) return *rules;
+  if (problems.empty()) violations->push_back({where, std::string(rules.status().message())});
+  for (const FieldProblem& p : problems) {
+    violations->push_back({where, p.field.empty() ? p.message : absl::StrCat(p.field, ": ", p.message)});
+  }
+  return nullptr;
+}
+
+// A record input, read: the records and the findings of reading, or
+// violations when the request itself is unusable.
+struct Input {
+  Format format = Format::kJson;
+  std::string text;
+  RecordIo io;
+  bool structured = false;
+  v1::GameRecord record;
+};
+
+bool ReadInput(const v1::RecordInput& in, const std::string& field, const ServiceOptions& options, Input* out,
+               std::vector<FieldViolation>* violations) {
+  const size_t before = violations->size();
+  if (in.has_ruleset()) {
+    out->io.rules = ResolveSelector(in.ruleset(), absl::StrCat(field, ".ruleset"), false, violations);
+    if (out->io.rules) {
+      out->io.ruleset = out->io.rules->ruleset.id().empty() ? std::string("custom") : out->io.rules->ruleset.id();
+    }
+  }
+  switch (in.kind_case()) {
+    case v1::RecordInput::kText:
+      if (static_cast<int64_t>(in.text().size()) > options.max_record_bytes) {
+        violations->push_back({absl::StrCat(field, ".text"),
+                               absl::StrCat(in.text().size(), " bytes is more than the ", options.max_record_bytes,
+                                            " this server accepts")});
+        break;
+      }
+      out->text = in.text();
+      if (in.format() == v1::RECORD_FORMAT_UNSPECIFIED) {
+        out->format = DetectFormat("", out->text);
+      } else if (auto f = ToFormat(in.format())) {
+        out->format = *f;
+      } else {
+        violations->push_back({absl::StrCat(field, ".format"), "this server does not read that format"});
+      }
+      break;
+    case v1::RecordInput::kRecord:
+      out->structured = true;
+      out->record = in.record();
+      if (out->record.actions_size() > options.max_record_actions) {
+        violations->push_back({absl::StrCat(field, ".record.actions"),
+                               absl::StrCat(out->record.actions_size(), " actions is more than the ",
+                                            options.max_record_actions, " this server accepts")});
+      }
+      break;
+    default:
+      violations->push_back({field, "a record is required: text, or a structured record"});
+  }
+  return violations->size() == before;
+}
+
+// The findings of a structured record or of a text, as a file report.
+v1::FileReport Validate(const Input& input) {
+  if (!input.structured) return ValidateText("", input.text, input.format, input.io);
+  v1::FileReport report;
+  RefereeOptions options;
+  options.build_replay = false;
+  v1::GameRecord record = input.record;
+  if (record.ruleset().empty() && !input.io.ruleset.empty()) record.set_ruleset(input.io.ruleset);
+  RefereeResult result = Referee(record, input.io.rules, options);
+  for (v1::Finding& f : result.findings) *report.add_findings() = std::move(f);
+  report.set_valid(report.findings_size() == 0);
+  return report;
+}
+
+// The records of an input that must be legal (replay, convert): violations
+// naming the first finding otherwise.
+bool LegalRecords(const Input& input, const std::string& field, std::vector<v1::GameRecord>* records,
+                  std::vector<FieldViolation>* violations) {
+  const v1::FileReport report = Validate(input);
+  if (!report.valid()) {
+    for (const v1::Finding& f : report.findings()) {
+      std::string where;
+      if (f.has_line()) where = absl::StrCat("line ", f.line(), ":", f.column(), ": ");
+      if (f.has_action_index()) absl::StrAppend(&where, "action ", f.action_index(), ": ");
+      violations->push_back({field, absl::StrCat(where, "[", f.code(), "] ", f.message())});
+    }
+    return false;
+  }
+  if (input.structured) {
+    records->push_back(input.record);
+    if (records->back().ruleset().empty()) records->back().set_ruleset(input.io.ruleset);
+    return true;
+  }
+  ParsedRecords parsed = ReadRecords(input.format, input.text, input.io);
+  for (v1::GameRecord& r : parsed.records) {
+    if (r.ruleset().empty()) r.set_ruleset(input.io.ruleset);
+    records->push_back(std::move(r));
+  }
+  return true;
+}
+
+// Resolves the ruleset and position of a referee request.
+bool RefereeInputs(const v1::RulesetSelector& selector, const std::string& position, int roll,
+                   std::shared_ptr<const Rules>* rules, Position* pos, std::vector<FieldViolation>* violations) {
+  *rules = ResolveSelector(selector, "ruleset", true, violations);
+  if (*rules == nullptr) return false;
+  if (position.empty()) {
+    *pos = StartPosition(**rules);
+  } else {
+    auto parsed = ParsePositionString(**rules, position);
+    if (!parsed.ok()) {
+      violations->push_back({"position", std::string(parsed.status().message())});
+      return false;
+    }
+    *pos = *parsed;
+  }
+  if (!(*rules)->CanRoll(roll)) {
+    std::vector<std::string> rolls;
+    for (const RollOutcome& o : (*rules)->outcomes) rolls.push_back(absl::StrCat(o.roll));
+    violations->push_back({"roll", absl::StrCat(roll, " is not a throw these dice can give (",
+                                                absl::StrJoin(rolls, ", "), ")")});
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+grpc::Status ScribeServiceImpl::ValidateRecord(grpc::ServerContext*, const v1::ValidateRecordRequest* request,
+                                               v1::ValidateRecordResponse* response) {
+  Admission admission(this, "ValidateRecord");
+  if (!admission.admitted()) return admission.Shed();
+  std::vector<FieldViolation> violations;
+  Input input;
+  if (!ReadInput(request->input(), "input", options_, &input, &violations)) {
+    return admission.Finish(BadRequest(violations));
+  }
+  v1::FileReport report = Validate(input);
+  response->set_valid(report.valid());
+  for (v1::Finding& f : *report.mutable_findings()) *response->add_findings() = std::move(f);
+  return admission.Finish(grpc::Status::OK);
+}
+
+grpc::Status ScribeServiceImpl::ValidateRecords(
+    grpc::ServerContext* context,
+    grpc::ServerReaderWriter<v1::ValidateRecordsResponse, v1::ValidateRecordsRequest>* stream) {
+  Admission admission(this, "ValidateRecords");
+  if (!admission.admitted()) return admission.Shed();
+  v1::ValidateRecordsRequest request;
+  while (stream->Read(&request)) {
+    if (context->IsCancelled()) {
+      return admission.Finish(Error(grpc::StatusCode::CANCELLED, "the client cancelled the stream", "CANCELLED"));
+    }
+    v1::ValidateRecordsResponse response;
+    response.set_id(request.id());
+    std::vector<FieldViolation> violations;
+    Input input;
+    if (!ReadInput(request.input(), "input", options_, &input, &violations)) {
+      // Garbage in the stream still gets its one result.
+      response.set_valid(false);
+      for (const FieldViolation& v : violations) {
+        v1::Finding* f = response.add_findings();
+        f->set_code("bad-request");
+        f->set_message(absl::StrCat(v.field, ": ", v.description));
+      }
+    } else {
+      v1::FileReport report = Validate(input);
+      response.set_valid(report.valid());
+      for (v1::Finding& f : *report.mutable_findings()) *response.add_findings() = std::move(f);
+    }
+    if (!stream->Write(response)) {
+      return admission.Finish(Error(grpc::StatusCode::CANCELLED, "the client stopped reading", "CANCELLED"));
+    }
+  }
+  return admission.Finish(grpc::Status::OK);
+}
+
+grpc::Status ScribeServiceImpl::AnnotateRecord(grpc::ServerContext*, const v1::AnnotateRecordRequest*,
+                                               v1::AnnotateRecordResponse*) {
+  Admission admission(this, "AnnotateRecord");
+  if (!admission.admitted()) return admission.Shed();
+  return admission.Finish(Error(grpc::StatusCode::UNIMPLEMENTED, "annotation is not served yet", "UNIMPLEMENTED"));
+}
+
+grpc::Status ScribeServiceImpl::ReplayRecord(grpc::ServerContext*, const v1::ReplayRecordRequest* request,
+                                             v1::ReplayRecordResponse* response) {
+  Admission admission(this, "ReplayRecord");
+  if (!admission.admitted()) return admission.Shed();
+  std::vector<FieldViolation> violations;
+  Input input;
+  std::vector<v1::GameRecord> records;
+  if (!ReadInput(request->input(), "input", options_, &input, &violations) ||
+      !LegalRecords(input, "input", &records, &violations)) {
+    return admission.Finish(BadRequest(violations));
+  }
+  for (const v1::GameRecord& record : records) {
+    RefereeResult result = Referee(record, input.io.rules);
+    *response->add_replays() = std::move(result.replay);
+  }
+  return admission.Finish(grpc::Status::OK);
+}
+
+grpc::Status ScribeServiceImpl::ConvertRecord(grpc::ServerContext*, const v1::ConvertRecordRequest* request,
+                                              v1::ConvertRecordResponse* response) {
+  Admission admission(this, "ConvertRecord");
+  if (!admission.admitted()) return admission.Shed();
+  std::vector<FieldViolation> violations;
+  Input input;
+  std::vector<v1::GameRecord> records;
+  const std::optional<Format> to = ToFormat(request->to());
+  if (!to) violations.push_back({"to", "the format to convert to is required (TSN, JSON, RGN, ROYALUR_JSON)"});
+  if (!ReadInput(request->input(), "input", options_, &input, &violations) || !to ||
+      !LegalRecords(input, "input", &records, &violations)) {
+    return admission.Finish(BadRequest(violations));
+  }
+  RecordIo io = input.io;
+  io.tile_names = request->tile_names();
+  auto text = WriteRecords(*to, records, io);
+  if (!text.ok()) return admission.Finish(BadRequest({{"to", std::string(text.status().message())}}));
+  response->set_text(*std::move(text));
+  for (v1::GameRecord& r : records) *response->add_records() = std::move(r);
+  return admission.Finish(grpc::Status::OK);
+}
+
+grpc::Status ScribeServiceImpl::ListRulesets(grpc::ServerContext*, const v1::ListRulesetsRequest* request,
+                                             v1::ListRulesetsResponse* response) {
+  Admission admission(this, "ListRulesets");
+  if (!admission.admitted()) return admission.Shed();
+  const auto& presets = Presets();
+  std::vector<FieldViolation> violations;
+  if (request->page_size() < 0) violations.push_back({"page_size", "must not be negative"});
+  int start = 0;
+  if (!request->page_token().empty() &&
+      (!absl::SimpleAtoi(request->page_token(), &start) || start < 0 || start > static_cast<int>(presets.size()))) {
+    violations.push_back({"page_token", "not a token this server gave"});
+  }
+  if (!violations.empty()) return admission.Finish(BadRequest(violations));
+  const int size = request->page_size() == 0 ? kDefaultPageSize : std::min(request->page_size(), kMaxPageSize);
+  const int end = std::min<int>(start + size, static_cast<int>(presets.size()));
+  for (int i = start; i < end; ++i) {
+    const PresetInfo& p = presets[i];
+    v1::RulesetSummary* s = response->add_rulesets();
+    s->set_id(p.id);
+    for (const std::string& a : p.aliases) s->add_aliases(a);
+    s->set_title(p.title);
+    s->set_source(p.source);
+    auto rules = LoadRuleset(p.id);
+    if (rules.ok()) s->set_digest((*rules)->digest);
+  }
+  if (end < static_cast<int>(presets.size())) response->set_next_page_token(absl::StrCat(end));
+  return admission.Finish(grpc::Status::OK);
+}
+
+grpc::Status ScribeServiceImpl::GetRuleset(grpc::ServerContext*, const v1::GetRulesetRequest* request,
+                                           v1::GetRulesetResponse* response) {
+  Admission admission(this, "GetRuleset");
+  if (!admission.admitted()) return admission.Shed();
+  const v1::RulesetSelector& selector = request->ruleset();
+  // Getting a preset that does not exist is NOT_FOUND; a broken reference
+  // or text is a bad request.
+  if (selector.kind_case() == v1::RulesetSelector::kReference) {
+    auto rules = LoadRuleset(selector.reference());
+    if (!rules.ok() && rules.status().code() == absl::StatusCode::kNotFound) {
+      return admission.Finish(Error(grpc::StatusCode::NOT_FOUND, std::string(rules.status().message()),
+                                    "RULESET_NOT_FOUND"));
+    }
+  }
+  std::vector<FieldViolation> violations;
+  auto rules = ResolveSelector(selector, "ruleset", true, &violations);
+  if (rules == nullptr) return admission.Finish(BadRequest(violations));
+  *response->mutable_ruleset() = rules->ruleset;
+  response->set_digest(rules->digest);
+  response->set_text(RulesetToText(rules->ruleset));
+  return admission.Finish(grpc::Status::OK);
+}
+
+grpc::Status ScribeServiceImpl::ListLegalMoves(grpc::ServerContext*, const v1::ListLegalMovesRequest* request,
+                                               v1::ListLegalMovesResponse* response) {
+  Admission admission(this, "ListLegalMoves");
+  if (!admission.admitted()) return admission.Shed();
+  std::vector<FieldViolation> violations;
+  std::shared_ptr<const Rules> rules;
+  Position pos;
+  if (!RefereeInputs(request->ruleset(), request->position(), request->roll(), &rules, &pos, &violations)) {
+    return admission.Finish(BadRequest(violations));
+  }
+  MoveList moves;
+  LegalMoves(*rules, pos, request->roll(), &moves);
+  for (const Move& m : moves) {
+    v1::Move* out = response->add_moves();
+    out->set_from(m.from);
+    out->set_to(m.to);
+  }
+  response->set_player(ToPlayer(pos.to_move));
+  return admission.Finish(grpc::Status::OK);
+}
+
+grpc::Status ScribeServiceImpl::MakeMove(grpc::ServerContext*, const v1::MakeMoveRequest* request,
+                                         v1::MakeMoveResponse* response) {
+  Admission admission(this, "MakeMove");
+  if (!admission.admitted()) return admission.Shed();
+  std::vector<FieldViolation> violations;
+  std::shared_ptr<const Rules> rules;
+  Position pos;
+  if (!RefereeInputs(request->ruleset(), request->position(), request->roll(), &rules, &pos, &violations)) {
+    return admission.Finish(BadRequest(violations));
+  }
+  if (IsOver(*rules, pos)) {
+    return admission.Finish(BadRequest({{"position", "the game is over: no more moves"}}));
+  }
+  MoveList legal;
+  LegalMoves(*rules, pos, request->roll(), &legal);
+  if (!request->has_move()) {
+    if (!legal.empty()) {
+      return admission.Finish(BadRequest(
+          {{"move", absl::StrCat("a move is legal, so the throw cannot pass: expected one of ", DescribeMoves(legal))}}));
+    }
+    PassTurn(&pos);
+  } else {
+    const v1::Move& mv = request->move();
+    bool found = false;
+    Move chosen;
+    for (const Move& m : legal) {
+      if (m.from == mv.from() && m.to == mv.to() && mv.has_from() && mv.has_to()) {
+        found = true;
+        chosen = m;
+      }
+    }
+    if (!found) {
+      return admission.Finish(BadRequest(
+          {{"move", absl::StrCat(mv.from(), "->", mv.to(), " is not legal for a throw of ", request->roll(), ": ",
+                                 legal.empty() ? std::string("no move is; send no move to pass")
+                                               : absl::StrCat("expected one of ", DescribeMoves(legal)))}}));
+    }
+    const MoveResult result = ApplyMove(*rules, &pos, chosen);
+    response->set_captured(result.captured);
+    response->set_extra_roll(result.extra_roll);
+    response->set_placed(result.placed);
+  }
+  response->set_position(PositionToString(*rules, pos));
+  if (auto winner = Winner(*rules, pos)) {
+    response->set_winner(ToPlayer(*winner));
+  } else {
+    response->set_next_player(ToPlayer(pos.to_move));
+  }
+  return admission.Finish(grpc::Status::OK);
+}
+
+}  // namespace scribe::service
