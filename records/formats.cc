@@ -92,7 +92,7 @@ Format DetectFormat(absl::string_view file_name, absl::string_view text) {
 
 ParsedRecords ReadRecords(Format format, absl::string_view text, const RecordIo& io) {
   switch (format) {
-    case Format::kTsn: return ReadTsn(text);
+    case Format::kTsn: return ReadTsn(text, io.rules, io.ruleset);
     case Format::kJson: return ParseJsonRecords(text);
     case Format::kRgn: return ReadRgn(text, io.ruleset, io.rules);
     case Format::kRoyalUrJson: return ReadRoyalUrJson(text);
@@ -208,9 +208,9 @@ v1::FileReport ValidateText(absl::string_view file_name, absl::string_view text,
   ParsedRecords parsed;
   if (format == Format::kTsn) {
     // One game at a time, judged as it is read: no record is kept.
-    parsed = ReadTsnEach(text, [&](v1::GameRecord& record, RecordSource& source, int index) {
-      judge(record, &source, index);
-    });
+    parsed = ReadTsnEach(
+        text, [&](v1::GameRecord& record, RecordSource& source, int index) { judge(record, &source, index); },
+        io.rules, io.ruleset);
   } else {
     parsed = ReadRecords(format, text, io);
     for (size_t k = 0; k < parsed.records.size(); ++k) {

@@ -19,14 +19,17 @@ namespace scribe {
 enum class Format {
   kTsn,          // Scribe's text notation (docs/notation.md)
   kJson,         // Scribe's JSON record (docs/json-record.md)
+  kRgn,          // RoyalUr's text notation (records/rgn.h)
+  kRoyalUrJson,  // RoyalUr's JSON, notation_version 2 (records/royalur_json.h)
 };
 
-// "tsn", "json".
+// "tsn", "json", "rgn", "royalur-json".
 std::optional<Format> FormatFromName(absl::string_view name);
 std::string FormatName(Format format);
 std::vector<std::string> FormatNames();
 
-// By the file name's extension, else by the content.
+// By the file name's extension (.tsn, .rgn; .json is RoyalUr's when the
+// content has "notation_version"), else by the content.
 Format DetectFormat(absl::string_view file_name, absl::string_view text);
 
 struct RecordIo {

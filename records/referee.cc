@@ -1,5 +1,7 @@
 #include "records/referee.h"
 
+#include <optional>
+
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
@@ -199,6 +201,9 @@ RefereeResult Referee(const v1::GameRecord& record, std::shared_ptr<const Rules>
   const bool build = options.build_replay;
   result.outcomes.reserve(record.actions_size());
   MoveList legal;
+  // The replay step, only when building the replay (validation alone does
+  // not pay for a message per action).
+  std::optional<v1::ReplayStep> built;
   for (int i = 0; i < record.actions_size(); ++i) {
     const v1::Action& a = record.actions(i);
     if (IsOver(r, pos)) {
@@ -224,11 +229,13 @@ RefereeResult Referee(const v1::GameRecord& record, std::shared_ptr<const Rules>
           "move-incomplete", "a move needs both \"from\" and \"to\" (neither, for a pass)", i));
       break;
     }
-    LegalMoves(r, pos, a.roll(), &legal);
+    // The legal moves as a set; listed only for the replay or a message.
+    const LegalSet legal_set = LegalDestinations(r, pos, a.roll());
     ActionOutcome outcome;
     outcome.mover = mover;
-    v1::ReplayStep step;
     if (build) {
+      LegalMoves(r, pos, a.roll(), &legal);
+      v1::ReplayStep& step = built.emplace();
       step.set_index(i);
       step.set_player(ToPlayer(mover));
       step.set_roll(a.roll());
@@ -239,7 +246,8 @@ RefereeResult Referee(const v1::GameRecord& record, std::shared_ptr<const Rules>
       }
     }
     if (!a.has_from()) {
-      if (!legal.empty()) {
+      if (!legal_set.empty()) {
+        LegalMoves(r, pos, a.roll(), &legal);
         result.findings.push_back(MakeFinding(
             "pass-with-legal-move",
             absl::StrCat(SideName(mover), " passed a throw of ", a.roll(),
@@ -250,9 +258,8 @@ RefereeResult Referee(const v1::GameRecord& record, std::shared_ptr<const Rules>
     } else {
       const Move m{static_cast<uint8_t>(a.from() < 0 || a.from() > 31 ? 255 : a.from()),
                    static_cast<uint8_t>(a.to() < 0 || a.to() > 31 ? 255 : a.to())};
-      bool found = false;
-      for (const Move& lm : legal) found = found || lm == m;
-      if (!found) {
+      if (!IsLegalMove(r, legal_set, a.roll(), m)) {
+        LegalMoves(r, pos, a.roll(), &legal);
         const std::string expected =
             legal.empty() ? absl::StrCat("no move is legal for ", SideName(mover), "'s throw of ",
                                          a.roll(), ": expected a pass (no \"from\"/\"to\")")
@@ -271,6 +278,7 @@ RefereeResult Referee(const v1::GameRecord& record, std::shared_ptr<const Rules>
       outcome.placed = mr.placed;
       outcome.won = mr.won;
       if (build) {
+        v1::ReplayStep& step = *built;
         v1::Move* mv = step.mutable_move();
         mv->set_from(m.from);
         mv->set_to(m.to);
@@ -281,8 +289,8 @@ RefereeResult Referee(const v1::GameRecord& record, std::shared_ptr<const Rules>
     }
     result.outcomes.push_back(outcome);
     if (build) {
-      *step.mutable_position() = PositionToCounts(r, pos);
-      *result.replay.add_actions() = std::move(step);
+      *built->mutable_position() = PositionToCounts(r, pos);
+      *result.replay.add_actions() = *std::move(built);
     }
   }
   result.final_position = pos;

@@ -4,8 +4,10 @@
 #include <memory>
 #include <optional>
 
+#include "absl/functional/function_ref.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/escaping.h"
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -69,26 +71,53 @@ struct TileIndex {
   }
 };
 
+// In a comment a backslash escapes '}', itself, and whitespace (which is
+// otherwise trimmed at the comment's ends).
+inline bool IsCommentEscapable(char c) {
+  return c == '}' || c == '\\' || c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
 class TsnReader {
  public:
-  explicit TsnReader(absl::string_view text) : text_(text), lines_(text) {}
+  using EachGame = absl::FunctionRef<void(v1::GameRecord& record, RecordSource& source, int index)>;
 
-  ParsedRecords Read() {
+  // With `forced` rules every game is read (and later judged) under them:
+  // its Ruleset tag need not resolve, and a game without one is named
+  // `default_ruleset`.
+  explicit TsnReader(absl::string_view text, std::shared_ptr<const Rules> forced = nullptr,
+                     std::string default_ruleset = "")
+      : text_(text), forced_(std::move(forced)), default_ruleset_(std::move(default_ruleset)) {}
+
+  // Reads every game, handing each one read to `each`; the record and the
+  // source are reused for the next game (cleared, keeping their storage),
+  // so `each` moves them out to keep them. Returns the findings and the
+  // count of entries.
+  ParsedRecords Read(EachGame each) {
     while (true) {
       SkipBlank();
       if (AtEnd()) break;
-      ReadGame();
+      ReadGame(each);
     }
     out_.entries = game_index_ + 1;
     return std::move(out_);
   }
 
  private:
+  // Line starts are needed only for findings: built at the first one.
+  const LineIndex& Lines() {
+    if (!lines_) lines_.emplace(text_);
+    return *lines_;
+  }
+
   // --- low-level scanning -------------------------------------------------
   bool AtEnd() const { return pos_ >= text_.size(); }
   char Peek() const { return pos_ < text_.size() ? text_[pos_] : '\0'; }
   void SkipSpaces() {
-    while (pos_ < text_.size() && (text_[pos_] == ' ' || text_[pos_] == '\t' || text_[pos_] == '\r')) ++pos_;
+    const char* const data = text_.data();
+    const size_t size = text_.size();
+    size_t pos = pos_;
+    while (pos < size && (data[pos] == ' ' || data[pos] == '\t' || data[pos] == '\r')) ++pos;
+    pos_ = pos;
   }
   void SkipBlank() {
     while (pos_ < text_.size() && absl::ascii_isspace(static_cast<unsigned char>(text_[pos_]))) ++pos_;
@@ -96,12 +125,23 @@ class TsnReader {
   void SkipLine() {
     while (pos_ < text_.size() && text_[pos_] != '\n') ++pos_;
   }
-  // Skips to the start of the next game (a line starting with '[').
+  // Skips the rest of a game after a finding, to the start of the next
+  // game: a line starting with '[' that follows a blank line or a line of
+  // moves (a '[' line right after a tag line is the same game's tag).
   void SkipGame() {
+    // Whether the line the finding is on is a tag line.
+    size_t line_start = pos_ > text_.size() ? text_.size() : pos_;
+    while (line_start > 0 && text_[line_start - 1] != '\n') --line_start;
+    while (line_start < text_.size() && (text_[line_start] == ' ' || text_[line_start] == '\t')) ++line_start;
+    bool previous_is_tag = line_start < text_.size() && text_[line_start] == '[';
+    SkipLine();
     while (!AtEnd()) {
+      ++pos_;  // the newline
+      SkipSpaces();
+      const bool blank = AtEnd() || Peek() == '\n' || Peek() == '\r';
+      if (!blank && Peek() == '[' && !previous_is_tag) return;
+      previous_is_tag = !blank && Peek() == '[';
       SkipLine();
-      SkipBlank();
-      if (Peek() == '[' && (pos_ == 0 || text_[pos_ - 1] == '\n')) return;
     }
   }
   bool ReadNumber(int* value) {
@@ -125,23 +165,26 @@ class TsnReader {
   }
 
   void SyntaxError(std::string message, size_t at) {
-    out_.findings.push_back(MakeFinding("tsn-syntax", std::move(message), lines_,
+    out_.findings.push_back(MakeFinding("tsn-syntax", std::move(message), Lines(),
                                         static_cast<uint32_t>(at), game_index_));
   }
 
   // --- tags ----------------------------------------------------------------
   // [Name "value"]; returns false after a finding.
-  bool ReadTag(std::string* name, std::string* value) {
+  bool ReadTag(absl::string_view* name, std::string* value) {
     const size_t start = pos_;
     ++pos_;  // '['
     SkipSpaces();
     const size_t name_start = pos_;
     while (pos_ < text_.size() && (absl::ascii_isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_')) ++pos_;
     if (pos_ == name_start || !absl::ascii_isalpha(static_cast<unsigned char>(text_[name_start]))) {
-      SyntaxError(absl::StrCat("expected a tag name after '[', found ", Describe(pos_)), pos_);
+      // Point at the first character that cannot start a name.
+      SyntaxError(absl::StrCat("expected a tag name after '[' (a letter, then letters, digits or _), found ",
+                               Describe(name_start)),
+                  name_start);
       return false;
     }
-    *name = std::string(text_.substr(name_start, pos_ - name_start));
+    *name = text_.substr(name_start, pos_ - name_start);
     SkipSpaces();
     if (Peek() != '"') {
       SyntaxError(absl::StrCat("expected the tag's value in double quotes, found ", Describe(pos_)), pos_);
@@ -182,6 +225,9 @@ class TsnReader {
     const size_t start = pos_;
     ++pos_;  // '{'
     std::string text;
+    // Whitespace at the ends is layout, unless escaped: [first, last) of
+    // `text` is what the comment keeps.
+    size_t keep_from = std::string::npos, keep_to = 0;
     while (true) {
       if (AtEnd()) {
         SyntaxError("the comment has no closing '}'", start);
@@ -189,17 +235,25 @@ class TsnReader {
       }
       char c = text_[pos_++];
       if (c == '}') break;
-      if (c == '\\' && !AtEnd() && (Peek() == '}' || Peek() == '\\')) c = text_[pos_++];
+      bool escaped = false;
+      if (c == '\\' && !AtEnd() && IsCommentEscapable(Peek())) {
+        c = text_[pos_++];
+        escaped = true;
+      }
       text.push_back(c);
+      if (escaped || !absl::ascii_isspace(static_cast<unsigned char>(c))) {
+        if (keep_from == std::string::npos) keep_from = text.size() - 1;
+        keep_to = text.size();
+      }
     }
-    absl::string_view trimmed = absl::StripAsciiWhitespace(text);
+    if (keep_from == std::string::npos) return true;  // an empty comment adds nothing
     if (!out->empty()) out->push_back(' ');
-    out->append(trimmed.data(), trimmed.size());
+    out->append(text, keep_from, keep_to - keep_from);
     return true;
   }
 
   // Applies the tags to the record; findings for known tags with bad values.
-  bool ApplyTag(const std::string& name, const std::string& value, size_t at, v1::GameRecord* record) {
+  bool ApplyTag(absl::string_view name, const std::string& value, size_t at, v1::GameRecord* record) {
     if (name == kTagVersion) {
       if (value != kVersion) {
         SyntaxError(absl::StrCat("TSN version \"", value, "\" is not one this reader knows (", kVersion, ")"), at);
@@ -234,7 +288,7 @@ class TsnReader {
     } else if (name == kTagPosition) {
       record->set_start_position(value);
     } else {
-      (*record->mutable_tags())[name] = value;
+      (*record->mutable_tags())[std::string(name)] = value;
     }
     return true;
   }
@@ -291,6 +345,90 @@ class TsnReader {
                              Describe(pos_)),
                 pos_);
     return -1;
+  }
+
+  // A path number of one or two digits that is on the path; false for
+  // anything else (ReadSquare reads longer numbers).
+  bool ReadPlainSquare(const char** at, const char* end, int* square) const {
+    const char* p = *at;
+    auto is_digit = [](char c) { return static_cast<unsigned char>(c - '0') <= 9; };
+    if (p == end || !is_digit(*p)) return false;
+    int v = *p++ - '0';
+    if (p != end && is_digit(*p)) {
+      v = v * 10 + (*p++ - '0');
+      if (p != end && is_digit(*p)) return false;
+    }
+    if (v > rules_->off) return false;
+    *at = p;
+    *square = v;
+    return true;
+  }
+
+  // The common action written with path numbers ("3:4-7*", "2:-"), read in
+  // one pass. Anything else (tiles, '@', "off", anything wrong) returns
+  // false having consumed nothing: ReadAction then reads it, or says what
+  // is wrong. What this accepts, ReadAction reads the same way.
+  bool ReadPlainAction(Side side, int turn, bool first_in_turn, v1::GameRecord* record, RecordSource* source) {
+    const char* const begin = text_.data() + pos_;
+    const char* const end = text_.data() + text_.size();
+    auto is_digit = [](char c) { return static_cast<unsigned char>(c - '0') <= 9; };
+    const char* p = begin;
+    if (p == end || !is_digit(*p)) return false;
+    int roll = *p++ - '0';
+    if (p != end && is_digit(*p)) roll = roll * 10 + (*p++ - '0');
+    if (p == end || *p != ':') return false;
+    ++p;
+    if (p == end) return false;
+    int from = -1, to = -1;
+    uint8_t markers = 0;
+    int8_t captures = -1;
+    if (*p == '-') {
+      ++p;
+    } else {
+      if (!ReadPlainSquare(&p, end, &from)) return false;
+      if (p == end || *p != '-') return false;
+      ++p;
+      if (!ReadPlainSquare(&p, end, &to)) return false;
+      while (p != end) {
+        const char m = *p;
+        if (m == 'x') {
+          ++p;
+          markers |= kMarkCapture;
+          const char* const digits = p;
+          int n = 0;
+          while (p != end && is_digit(*p) && p - digits < 9) n = n * 10 + (*p++ - '0');
+          if (p != digits) captures = static_cast<int8_t>(n > 100 ? 100 : n);
+        } else if (m == '*') {
+          ++p;
+          markers |= kMarkExtra;
+        } else if (m == '+') {
+          ++p;
+          markers |= kMarkPlaced;
+        } else if (m == '#') {
+          ++p;
+          markers |= kMarkEnd;
+        } else {
+          break;
+        }
+      }
+    }
+    if (p != end && *p != ' ' && *p != '\t' && *p != '\r' && *p != '\n' && *p != '{') return false;
+    ActionSource as;
+    as.offset = static_cast<uint32_t>(pos_);
+    as.side = static_cast<uint8_t>(side);
+    as.first_in_turn = first_in_turn;
+    as.markers = markers;
+    as.captures = captures;
+    as.turn = turn;
+    v1::Action* action = record->add_actions();
+    action->set_roll(roll);
+    if (from >= 0) {
+      action->set_from(from);
+      action->set_to(to);
+    }
+    source->actions.push_back(as);
+    pos_ = static_cast<size_t>(p - text_.data());
+    return true;
   }
 
   // roll ':' ( '-' | square '-' square markers ). Returns false after a
@@ -390,7 +528,10 @@ class TsnReader {
         if (!ReadComment(target)) return false;
         continue;
       }
-      if (!ReadAction(side, turn, first, record, source)) return false;
+      if (!ReadPlainAction(side, turn, first, record, source) &&
+          !ReadAction(side, turn, first, record, source)) {
+        return false;
+      }
       first = false;
     }
     if (first) {
@@ -400,52 +541,81 @@ class TsnReader {
     return true;
   }
 
-  void ReadGame() {
+  void ReadGame(EachGame each) {
     ++game_index_;
-    v1::GameRecord record;
-    RecordSource source;
+    v1::GameRecord& record = record_;
+    record.Clear();
+    RecordSource& source = source_;
     source.offset = static_cast<uint32_t>(pos_);
+    source.result_offset = 0;
+    source.has_result = false;
+    source.actions.clear();
     bool ok = true;
     size_t first_tag = pos_;
-    // Tag section.
-    std::map<std::string, size_t> seen;
+    // Tag section: the names seen (views into the text) and where.
+    std::vector<std::pair<absl::string_view, size_t>>& seen = seen_;
+    seen.clear();
+    auto seen_at = [&seen](absl::string_view name) -> const size_t* {
+      for (const auto& [n, at] : seen) {
+        if (n == name) return &at;
+      }
+      return nullptr;
+    };
     if (Peek() != '[') {
       SyntaxError(absl::StrCat("a game starts with its tags, e.g. [Ruleset \"finkel\"]; found ",
                                Describe(pos_)), pos_);
       SkipGame();
       return;
     }
+    bool blank_before = false;
     while (ok && Peek() == '[') {
       const size_t at = pos_;
-      std::string name, value;
+      absl::string_view name;
+      std::string& value = tag_value_;
       ok = ReadTag(&name, &value);
       if (!ok) break;
-      if (!seen.emplace(name, at).second) {
+      if (seen_at(name) != nullptr) {
+        if (blank_before) {
+          // A game with no moves, then the next game's tags.
+          pos_ = at;
+          break;
+        }
         SyntaxError(absl::StrCat("tag ", name, " appears twice in one game"), at);
         ok = false;
         break;
       }
+      seen.emplace_back(name, at);
       if (name == "Result") {
         source.has_result = true;
         source.result_offset = static_cast<uint32_t>(at);
       }
       ok = ApplyTag(name, value, at, &record);
+      // Blank lines may stand between tags; a tag the game already has,
+      // after a blank line, begins the next game (a game without moves).
+      const size_t after_tag = pos_;
       SkipBlank();
+      blank_before = absl::StrContains(text_.substr(after_tag, pos_ - after_tag), "\n\n") ||
+                     absl::StrContains(text_.substr(after_tag, pos_ - after_tag), "\n\r\n");
     }
-    if (ok) {
+    if (ok && forced_ != nullptr) {
+      if (record.ruleset().empty()) record.set_ruleset(default_ruleset_);
+      rules_ = forced_;
+      auto& cached = tile_indexes_[rules_.get()];
+      if (!cached) cached = std::make_unique<TileIndex>(*rules_);
+      tiles_ = cached.get();
+    } else if (ok) {
       if (record.ruleset().empty()) {
         out_.findings.push_back(MakeFinding("ruleset-missing",
                                             "the game has no Ruleset tag, e.g. [Ruleset \"finkel\"]",
-                                            lines_, static_cast<uint32_t>(first_tag), game_index_));
+                                            Lines(), static_cast<uint32_t>(first_tag), game_index_));
         ok = false;
       } else {
         auto rules = LoadRuleset(record.ruleset());
         if (!rules.ok()) {
           const bool unknown = rules.status().code() == absl::StatusCode::kNotFound;
           out_.findings.push_back(MakeFinding(unknown ? "ruleset-unknown" : "ruleset-invalid",
-                                              absl::StrReplaceAll(rules.status().message(), {{"\n", "; "}}), lines_,
-                                              static_cast<uint32_t>(seen[std::string(kTagRuleset)]),
-                                              game_index_));
+                                              absl::StrReplaceAll(rules.status().message(), {{"\n", "; "}}), Lines(),
+                                              static_cast<uint32_t>(*seen_at(kTagRuleset)), game_index_));
           ok = false;
         } else {
           rules_ = *rules;
@@ -476,19 +646,24 @@ class TsnReader {
       SkipGame();
       return;
     }
-    out_.records.push_back(std::move(record));
-    out_.record_indices.push_back(game_index_);
-    out_.sources.push_back(std::move(source));
+    each(record, source, game_index_);
   }
 
   absl::string_view text_;
-  LineIndex lines_;
+  std::optional<LineIndex> lines_;
   size_t pos_ = 0;
+  // Reused from game to game.
+  v1::GameRecord record_;
+  RecordSource source_;
+  std::vector<std::pair<absl::string_view, size_t>> seen_;
+  std::string tag_value_;
   int game_index_ = -1;
   std::shared_ptr<const Rules> rules_;
   const TileIndex* tiles_ = nullptr;
   std::map<const Rules*, std::unique_ptr<TileIndex>> tile_indexes_;
   ParsedRecords out_;
+  std::shared_ptr<const Rules> forced_;
+  std::string default_ruleset_;
 };
 
 std::string QuoteTag(absl::string_view value) {
@@ -506,9 +681,14 @@ std::string QuoteTag(absl::string_view value) {
 }
 
 std::string EscapeComment(absl::string_view text) {
+  // Whitespace at either end would be read as layout: escape it.
+  size_t first = 0, last = text.size();
+  while (first < last && absl::ascii_isspace(static_cast<unsigned char>(text[first]))) ++first;
+  while (last > first && absl::ascii_isspace(static_cast<unsigned char>(text[last - 1]))) --last;
   std::string out;
-  for (char c : text) {
-    if (c == '}' || c == '\\') out.push_back('\\');
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '}' || c == '\\' || ((i < first || i >= last) && IsCommentEscapable(c))) out.push_back('\\');
     out.push_back(c);
   }
   return out;
@@ -542,7 +722,7 @@ absl::Status WriteGame(const v1::GameRecord& record, const TsnWriteOptions& opti
     auto it = record.tags().find(name);
     if (it != record.tags().end()) absl::StrAppend(out, "[", name, " ", QuoteTag(it->second), "]\n");
   }
-  if (record.has_first_player() && record.start_position().empty()) {
+  if (record.has_first_player()) {
     absl::StrAppend(out, "[First ", QuoteTag(record.first_player() == v1::DARK ? "dark" : "light"), "]\n");
   }
   if (record.opening_size() > 0) {
@@ -603,7 +783,27 @@ absl::Status WriteGame(const v1::GameRecord& record, const TsnWriteOptions& opti
 
 }  // namespace
 
-ParsedRecords ReadTsn(absl::string_view text) { return TsnReader(text).Read(); }
+ParsedRecords ReadTsn(absl::string_view text, std::shared_ptr<const Rules> forced,
+                      const std::string& default_ruleset) {
+  std::vector<v1::GameRecord> records;
+  std::vector<int> record_indices;
+  std::vector<RecordSource> sources;
+  ParsedRecords out = TsnReader(text, std::move(forced), default_ruleset).Read([&](v1::GameRecord& record, RecordSource& source, int index) {
+    records.push_back(std::move(record));
+    record_indices.push_back(index);
+    sources.push_back(std::move(source));
+  });
+  out.records = std::move(records);
+  out.record_indices = std::move(record_indices);
+  out.sources = std::move(sources);
+  return out;
+}
+
+ParsedRecords ReadTsnEach(absl::string_view text,
+                          absl::FunctionRef<void(v1::GameRecord& record, RecordSource& source, int index)> each,
+                          std::shared_ptr<const Rules> forced, const std::string& default_ruleset) {
+  return TsnReader(text, std::move(forced), default_ruleset).Read(each);
+}
 
 absl::StatusOr<std::string> WriteTsn(const std::vector<v1::GameRecord>& records,
                                      const TsnWriteOptions& options) {
@@ -635,6 +835,7 @@ std::vector<v1::Finding> CheckTsnForm(const RecordSource& source, const RefereeR
   if (StartOfRecord(*result.rules, record, &start)) return out;  // the referee said why
   Side mover = start.to_move;
   int last_turn = 0;
+  bool seen_turn = false;
   bool turn_reported = false;  // one turn-number finding per record, not the cascade
   for (int i = 0; i < n; ++i) {
     const ActionSource& as = source.actions[i];
@@ -665,12 +866,13 @@ std::vector<v1::Finding> CheckTsnForm(const RecordSource& source, const RefereeR
       return out;
     }
     if (as.first_in_turn) {
-      if (last_turn != 0 && as.turn != last_turn + 1 && !turn_reported) {
+      if (seen_turn && as.turn != last_turn + 1 && !turn_reported) {
         turn_reported = true;
         at_action("turn-number", absl::StrCat("turn ", as.turn, " follows turn ", last_turn,
                                               "; expected ", last_turn + 1), i);
       }
       last_turn = as.turn;
+      seen_turn = true;
     }
     if (i >= judged) break;
     const ActionOutcome& o = result.outcomes[i];

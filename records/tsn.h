@@ -19,9 +19,11 @@
 #ifndef SCRIBE_RECORDS_TSN_H_
 #define SCRIBE_RECORDS_TSN_H_
 
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "absl/functional/function_ref.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "records/json_record.h"
@@ -40,7 +42,20 @@ struct TsnWriteOptions {
 // ruleset gets a finding and is skipped; reading goes on with the next game.
 // The result's `sources` say where each action was written, so findings
 // about records can point at line and column.
-ParsedRecords ReadTsn(absl::string_view text);
+// With `forced` rules (a user's ruleset, `--ruleset`), every game is read
+// under them: its Ruleset tag need not name a resolvable ruleset, and a game
+// without one is named `default_ruleset`.
+ParsedRecords ReadTsn(absl::string_view text, std::shared_ptr<const Rules> forced = nullptr,
+                      const std::string& default_ruleset = "");
+
+// The same, one game at a time, for callers that judge each game and keep
+// none (validation): `each` gets every game read, in order, with its index
+// in the file. The record and source are reused for the next game (their
+// storage kept), so `each` moves them out to keep them. The result holds
+// the findings and the count of entries; its records stay empty.
+ParsedRecords ReadTsnEach(absl::string_view text,
+                          absl::FunctionRef<void(v1::GameRecord& record, RecordSource& source, int index)> each,
+                          std::shared_ptr<const Rules> forced = nullptr, const std::string& default_ruleset = "");
 
 // Writes records in canonical TSN. The record must be a legal game under
 // its ruleset (the turns and markers come from replaying it); otherwise an
