@@ -24,9 +24,11 @@
 #include "engine/position.h"
 #include "engine/random.h"
 #include "engine/ruleset.h"
+#include "records/annotate.h"
 #include "records/formats.h"
 #include "records/json_record.h"
 #include "records/referee.h"
+#include "records/render.h"
 
 namespace scribe {
 namespace {
@@ -320,12 +322,17 @@ std::string MoveText(const Rules& rules, Side side, int from, int to) {
   return absl::StrCat(square(from), " -> ", square(to));
 }
 
-void PrintReplayText(const RefereeResult& result, const v1::GameRecord& record) {
+// With `board`, the text board of the start and of the position after every
+// action (records/render.h) follows each line.
+void PrintReplayText(const RefereeResult& result, const v1::GameRecord& record, bool board = false) {
   const Rules& rules = *result.rules;
+  std::vector<Position> positions;
+  if (board) positions = RecordPositions(rules, record, static_cast<int>(result.outcomes.size()));
   std::cout << "ruleset " << result.replay.ruleset() << " (digest " << rules.digest << ")\n";
   const std::map<std::string, std::string> tags(record.tags().begin(), record.tags().end());
   for (const auto& [key, value] : tags) std::cout << "  " << key << ": " << value << "\n";
   std::cout << SideName(result.replay.first_player() == v1::DARK ? kDark : kLight) << " moves first\n";
+  if (!positions.empty()) std::cout << TextBoard(rules, positions[0]);
   for (const v1::ReplayStep& step : result.replay.actions()) {
     const Side side = step.player() == v1::DARK ? kDark : kLight;
     std::string line = absl::StrFormat("%4d  %-5s throws %d: ", step.index(), SideName(side), step.roll());
@@ -342,6 +349,8 @@ void PrintReplayText(const RefereeResult& result, const v1::GameRecord& record) 
       else absl::StrAppend(&line, " (", step.legal_size(), " choices)");
     }
     std::cout << line << "\n";
+    const size_t after = static_cast<size_t>(step.index()) + 1;
+    if (after < positions.size()) std::cout << TextBoard(rules, positions[after]);
   }
   const Position& pos = result.final_position;
   for (Side s : {kLight, kDark}) {
@@ -355,8 +364,105 @@ void PrintReplayText(const RefereeResult& result, const v1::GameRecord& record) 
   else std::cout << "unfinished: " << SideName(pos.to_move) << " to throw\n";
 }
 
-int CmdReplay(const std::string& path, const std::string& format, const std::string& ruleset_ref,
-              const std::string& from) {
+struct ReplayOptions {
+  std::string format = "text";
+  std::string ruleset;
+  std::string from;
+  bool board = false;      // text: the board after every action
+  std::string svg;         // write the SVG of one position here
+  int at = -1;             // after this many actions; -1 the last
+};
+
+// Writes the SVG of the record's position after `at` actions (-1: all of
+// them that are legal). False, with a message, when there is no such
+// position or the file cannot be written.
+bool WriteSvg(const Rules& rules, const v1::GameRecord& record, int judged, int at, const std::string& path) {
+  if (at > record.actions_size()) {
+    std::cerr << "scribe: replay: --at " << at << ": the record has " << record.actions_size() << " actions\n";
+    return false;
+  }
+  if (at > judged) {
+    std::cerr << "scribe: replay: --at " << at << ": only the first " << judged
+              << " actions are legal; there is no position after " << at << "\n";
+    return false;
+  }
+  const std::vector<Position> positions = RecordPositions(rules, record, at < 0 ? judged : at);
+  if (positions.empty()) {
+    std::cerr << "scribe: replay: the record has no start position to draw\n";
+    return false;
+  }
+  const int n = static_cast<int>(positions.size()) - 1;
+  SvgOptions options;
+  const std::string name = record.ruleset().empty() ? rules.ruleset.id() : record.ruleset();
+  const Position& pos = positions.back();
+  const std::string status = Winner(rules, pos) ? absl::StrCat(SideName(*Winner(rules, pos)), " has won")
+                                                : absl::StrCat(SideName(pos.to_move), " to throw");
+  options.caption = n == 0 ? absl::StrCat(name, " \xE2\x80\x94 the start, ", status)
+                           : absl::StrCat(name, " \xE2\x80\x94 after ", n, n == 1 ? " action, " : " actions, ", status);
+  std::ofstream out(path, std::ios::binary);
+  out << SvgBoard(rules, pos, options);
+  out.close();
+  if (!out) {
+    std::cerr << "scribe: replay: cannot write " << path << ": " << std::strerror(errno) << "\n";
+    return false;
+  }
+  return true;
+}
+
+int CmdReplay(const std::string& path, const ReplayOptions& opts) {
+  std::shared_ptr<const Rules> forced;
+  if (!opts.ruleset.empty()) {
+    auto r = CliRuleset(opts.ruleset);
+    if (!r.ok()) return RulesetError(r.status());
+    forced = *r;
+  }
+  std::string text, error;
+  if (!ReadFile(path, &text, &error)) {
+    std::cerr << "scribe: " << error << "\n";
+    return kExitUsage;
+  }
+  const ParsedRecords parsed = ReadRecords(InputFormat(opts.from, path, text), text);
+  int exit_code = kExitOk;
+  for (const v1::Finding& finding : parsed.findings) {
+    std::cerr << FindingToText(path, finding) << "\n";
+    exit_code = kExitInvalid;
+  }
+  std::vector<std::string> json;
+  bool svg_written = false, svg_failed = false;
+  for (size_t k = 0; k < parsed.records.size(); ++k) {
+    RefereeResult result = Referee(parsed.records[k], forced);
+    if (result.rules == nullptr) {
+      for (v1::Finding& finding : result.findings) std::cerr << FindingToText(path, finding) << "\n";
+      exit_code = kExitInvalid;
+      continue;
+    }
+    if (opts.format == "json") json.push_back(MessageToJson(result.replay));
+    else PrintReplayText(result, parsed.records[k], opts.board);
+    for (v1::Finding& finding : result.findings) {
+      std::cerr << FindingToText(path, finding) << "\n";
+      exit_code = kExitInvalid;
+    }
+    // --svg draws the first record the rules could replay.
+    if (!opts.svg.empty() && !svg_written) {
+      svg_written = true;
+      svg_failed = !WriteSvg(*result.rules, parsed.records[k], static_cast<int>(result.outcomes.size()), opts.at,
+                             opts.svg);
+    }
+  }
+  if (opts.format == "json") {
+    if (json.size() == 1) std::cout << json[0] << "\n";
+    else std::cout << "[" << absl::StrJoin(json, ",\n") << "]\n";
+  }
+  if (svg_failed) return kExitUsage;
+  if (!opts.svg.empty() && !svg_written) {
+    std::cerr << "scribe: replay: no record to draw; " << opts.svg << " not written\n";
+    if (exit_code == kExitOk) exit_code = kExitInvalid;
+  }
+  return exit_code;
+}
+
+int CmdAnnotate(const std::string& path, const std::string& format, bool tiles, const std::string& ruleset_ref,
+                const std::string& from) {
   std::shared_ptr<const Rules> forced;
   if (!ruleset_ref.empty()) {
     auto r = CliRuleset(ruleset_ref);
@@ -368,32 +474,47 @@ int CmdReplay(const std::string& path, const std::string& format, const std::str
     std::cerr << "scribe: " << error << "\n";
     return kExitUsage;
   }
-  const ParsedRecords parsed = ReadRecords(InputFormat(from, path, text), text);
-  int exit_code = kExitOk;
-  for (const v1::Finding& finding : parsed.findings) {
-    std::cerr << FindingToText(path, finding) << "\n";
-    exit_code = kExitInvalid;
+  const Format in = InputFormat(from, path, text);
+  RecordIo io;
+  io.tile_names = tiles;
+  io.rules = forced;
+  if (forced != nullptr) io.ruleset = forced->ruleset.id().empty() ? ruleset_ref : forced->ruleset.id();
+  // Annotate only what is whole and legal, as convert does.
+  v1::FileReport report = ValidateText(path, text, in, io);
+  if (!report.valid()) {
+    for (const v1::Finding& finding : report.findings()) std::cerr << FindingToText(path, finding) << "\n";
+    std::cerr << "scribe: annotate: " << path << " is not a legal record; nothing written\n";
+    return kExitInvalid;
   }
+  ParsedRecords parsed = ReadRecords(in, text, io);
+  std::vector<v1::GameRecord> annotated_records;
   std::vector<std::string> json;
-  for (size_t k = 0; k < parsed.records.size(); ++k) {
-    RefereeResult result = Referee(parsed.records[k], forced);
-    if (result.rules == nullptr) {
-      for (v1::Finding& finding : result.findings) std::cerr << FindingToText(path, finding) << "\n";
-      exit_code = kExitInvalid;
-      continue;
+  for (v1::GameRecord& record : parsed.records) {
+    if (record.ruleset().empty() && !io.ruleset.empty()) record.set_ruleset(io.ruleset);
+    auto annotated = AnnotateRecord(record, forced);
+    if (!annotated.ok()) {
+      std::cerr << "scribe: annotate: " << annotated.status().message() << "\n";
+      return kExitInvalid;
     }
-    if (format == "json") json.push_back(MessageToJson(result.replay));
-    else PrintReplayText(result, parsed.records[k]);
-    for (v1::Finding& finding : result.findings) {
-      std::cerr << FindingToText(path, finding) << "\n";
-      exit_code = kExitInvalid;
+    if (format == "json") {
+      json.push_back(MessageToJson(AnnotationToProto(*annotated, record.ruleset())));
+    } else {
+      annotated_records.push_back(
+          WithAnnotations(record, *annotated, tiles ? SquareStyle::kTiles : SquareStyle::kPathNumbers));
     }
   }
   if (format == "json") {
     if (json.size() == 1) std::cout << json[0] << "\n";
     else std::cout << "[" << absl::StrJoin(json, ",\n") << "]\n";
+    return kExitOk;
   }
-  return exit_code;
+  auto out = WriteRecords(Format::kTsn, annotated_records, io);
+  if (!out.ok()) {
+    std::cerr << "scribe: annotate: " << out.status().message() << "\n";
+    return kExitInvalid;
+  }
+  std::cout << *out;
+  return kExitOk;
 }
 
 int CmdPerft(const std::string& ref, int depth) {
@@ -429,6 +550,27 @@ int Main(int argc, char** argv) {
   replay->add_option("--ruleset", replay_ruleset, "use this ruleset (reference or file)");
   std::string replay_from;
   replay->add_option("--from", replay_from, "input format (default: by file name and content)")
+      ->check(CLI::IsMember(FormatNames()));
+  bool replay_board = false;
+  std::string replay_svg;
+  int replay_at = -1;
+  replay->add_flag("--board", replay_board, "text: print the board after every action");
+  replay->add_option("--svg", replay_svg, "write an SVG picture of the position to this file");
+  auto* replay_at_opt = replay->add_option("--at", replay_at,
+                                           "with --svg: the position after this many actions (0: the start; "
+                                           "default: the last)")
+                            ->check(CLI::NonNegativeNumber);
+  replay_at_opt->needs(replay->get_option("--svg"));
+
+  auto* annotate = app.add_subcommand("annotate", "Annotate a record: what each move did and how it ranks");
+  std::string annotate_file, annotate_format = "tsn", annotate_ruleset, annotate_from;
+  bool annotate_tiles = false;
+  annotate->add_option("FILE", annotate_file, "record file (- for standard input)")->required();
+  annotate->add_option("--format", annotate_format, "tsn (the record with annotations) or json")
+      ->check(CLI::IsMember({"tsn", "json"}));
+  annotate->add_flag("--tiles", annotate_tiles, "TSN: write squares as tile names (A4) instead of path numbers");
+  annotate->add_option("--ruleset", annotate_ruleset, "use this ruleset (reference or file)");
+  annotate->add_option("--from", annotate_from, "input format (default: by file name and content)")
       ->check(CLI::IsMember(FormatNames()));
 
   auto* validate = app.add_subcommand("validate", "Check that records are legal games");
@@ -466,7 +608,19 @@ int Main(int argc, char** argv) {
   if (app.got_subcommand("rulesets")) return CmdRulesets();
   if (ruleset_cmd->parsed()) return CmdRulesetShow(show_ref);
   if (play->parsed()) return CmdPlay(play_ref, seed);
-  if (replay->parsed()) return CmdReplay(replay_file, replay_format, replay_ruleset, replay_from);
+  if (replay->parsed()) {
+    ReplayOptions options;
+    options.format = replay_format;
+    options.ruleset = replay_ruleset;
+    options.from = replay_from;
+    options.board = replay_board;
+    options.svg = replay_svg;
+    options.at = replay_at;
+    return CmdReplay(replay_file, options);
+  }
+  if (annotate->parsed()) {
+    return CmdAnnotate(annotate_file, annotate_format, annotate_tiles, annotate_ruleset, annotate_from);
+  }
   if (validate->parsed()) return CmdValidate(validate_files, validate_format, validate_ruleset, validate_from);
   if (convert->parsed()) return CmdConvert(convert_file, convert_to, convert_from, convert_ruleset, convert_tiles);
   if (perft->parsed()) return CmdPerft(perft_ref, depth);

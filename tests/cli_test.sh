@@ -115,6 +115,50 @@ printf '[Ruleset "finkel"]\n\n1. L 3:0-3\n2. D 2 0-5\n\n[Ruleset "finkel"]\n\n1.
 check "a syntax error skips to the next game" 1 "two.tsn:4:7: error\[tsn-syntax\].*record 0" -- "$SCRIBE" validate "$TMP/two.tsn"
 check "convert refuses an illegal record" 1 "nothing written" -- "$SCRIBE" convert --to json "$TMP/bad-move.tsn"
 
+# annotate: what every move did and how it ranks, as TSN or JSON
+"$SCRIBE" annotate "$EXAMPLES/finkel-game.json" > "$TMP/annotated.tsn"
+check "annotate writes TSN with annotations" 0 "^1\. L [0-9]:0-[0-9]+ \{\[%did entered" -- cat "$TMP/annotated.tsn"
+check "annotate gives every move its rank and the race" 0 "\[%rank [0-9]+/[0-9]+\].*\[%race [0-9]+-[0-9]+\]" -- cat "$TMP/annotated.tsn"
+check "annotated TSN is still a legal record" 0 "annotated.tsn: ok" -- "$SCRIBE" validate "$TMP/annotated.tsn"
+"$SCRIBE" convert --to json "$TMP/annotated.tsn" | sed 's/,"comment":"[^"]*"//g' > "$TMP/annotated-moves.json"
+"$SCRIBE" convert --to json "$EXAMPLES/finkel-game.json" > "$TMP/plain-moves.json"
+check "annotated TSN keeps the moves" 0 "" -- cmp "$TMP/annotated-moves.json" "$TMP/plain-moves.json"
+"$SCRIBE" annotate "$TMP/annotated.tsn" > "$TMP/annotated-again.tsn"
+check "annotating twice changes nothing" 0 "" -- cmp "$TMP/annotated.tsn" "$TMP/annotated-again.tsn"
+check "annotate --tiles writes tile names" 0 "^1\. L [0-9]:@-A[1-4] \{" -- "$SCRIBE" annotate --tiles "$EXAMPLES/finkel-game.json"
+check "annotate json" 0 "^\{\"ruleset\":\"finkel\",\"ruleset_digest\":\"[0-9a-f]{16}\",\"first_player\":\"LIGHT\",\"start_race_light\":105" -- "$SCRIBE" annotate --format=json "$EXAMPLES/finkel-game.json"
+check "annotate json says what a move did" 0 "\"did\":\[\"entered\",\"forced\"\],\"captured\":0,\"alternatives\":1,\"rank\":1" -- "$SCRIBE" annotate --format=json "$EXAMPLES/finkel-game.json"
+check "annotate marks captures" 0 "\"did\":\[\"captured\"" -- "$SCRIBE" annotate --format=json "$TMP/finkel.json"
+check "annotate turnover says placed" 0 "\[%did [a-z,-]*placed" -- "$SCRIBE" annotate "$TMP/turnover.json"
+check "annotate reads TSN" 0 "\"actions\":\[\{\"index\":0" -- "$SCRIBE" annotate --format=json "$TMP/game.tsn"
+check "annotate refuses an illegal record" 1 "nothing written" -- "$SCRIBE" annotate "$TMP/bad-move.tsn"
+check "annotate with --ruleset" 0 "\[%race" -- "$SCRIBE" annotate --ruleset finkel "$EXAMPLES/finkel-game.json"
+check "annotate rejects an unknown format" 2 "" -- "$SCRIBE" annotate --format=xml "$EXAMPLES/finkel-game.json"
+
+# replay --board and --svg
+check "replay --board draws the start" 0 "^A \| \* \|   \|   \|   \|       \| \* \|   \|   light  waiting 7  off 0$" -- "$SCRIBE" replay --board "$EXAMPLES/finkel-game.json"
+check "replay --board draws after every action" 0 "^dark to throw$" -- "$SCRIBE" replay --board "$EXAMPLES/finkel-game.json"
+boards=$("$SCRIBE" replay --board "$EXAMPLES/finkel-game.json" | grep -c '^B |')
+actions=$("$SCRIBE" replay --format=json "$EXAMPLES/finkel-game.json" | grep -o '"index":' | wc -l)
+check "replay --board: one board per action and the start" 0 "" -- test "$boards" -eq $((actions + 1))
+"$SCRIBE" replay --format=json "$EXAMPLES/finkel-game.json" > "$TMP/replay-plain.json"
+"$SCRIBE" replay --format=json --svg "$TMP/final.svg" "$EXAMPLES/finkel-game.json" > "$TMP/replay-svg.json"
+check "replay --format=json is unchanged by --svg" 0 "" -- cmp "$TMP/replay-plain.json" "$TMP/replay-svg.json"
+check "replay --svg writes an SVG" 0 "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\"" -- cat "$TMP/final.svg"
+check "the SVG has five rosettes" 0 "^5$" -- grep -c 'class="rosette"' "$TMP/final.svg"
+if command -v xmllint >/dev/null; then
+  check "the SVG is well-formed XML" 0 "" -- xmllint --noout "$TMP/final.svg"
+fi
+"$SCRIBE" replay --svg "$TMP/start.svg" --at 0 "$EXAMPLES/finkel-game.json" > /dev/null
+check "replay --svg --at 0 draws the start" 0 "the start, light to throw" -- cat "$TMP/start.svg"
+check "the start has every piece waiting" 0 "^14$" -- grep -c 'class="piece [a-z]* waiting"' "$TMP/start.svg"
+"$SCRIBE" replay --svg "$TMP/three.svg" --at 3 "$EXAMPLES/finkel-game.json" > /dev/null
+check "replay --svg --at 3" 0 "after 3 actions" -- cat "$TMP/three.svg"
+check "replay --at past the end is refused" 2 "the record has [0-9]+ actions" -- "$SCRIBE" replay --svg "$TMP/x.svg" --at 100000 "$EXAMPLES/finkel-game.json"
+check "replay --at needs --svg" 2 "" -- "$SCRIBE" replay --at 3 "$EXAMPLES/finkel-game.json"
+"$SCRIBE" replay --svg "$TMP/turnover.svg" "$TMP/turnover.json" > /dev/null
+check "turnover's SVG explains turned-over pieces" 0 "five dots are turned over" -- cat "$TMP/turnover.svg"
+
 # perft
 check "perft depth 0 is 1" 0 "^1$" -- "$SCRIBE" perft --ruleset finkel --depth 0
 check "perft depth 1 counts one branch per roll value" 0 "^5$" -- "$SCRIBE" perft --ruleset finkel --depth 1
