@@ -9,6 +9,7 @@
 #include "absl/strings/str_join.h"
 #include "engine/position.h"
 #include "engine/ruleset.h"
+#include "records/annotate.h"
 #include "records/formats.h"
 #include "records/position_string.h"
 #include "records/referee.h"
@@ -257,11 +258,35 @@ grpc::Status ScribeServiceImpl::ValidateRecords(
   return admission.Finish(grpc::Status::OK);
 }
 
-grpc::Status ScribeServiceImpl::AnnotateRecord(grpc::ServerContext*, const v1::AnnotateRecordRequest*,
-                                               v1::AnnotateRecordResponse*) {
+grpc::Status ScribeServiceImpl::AnnotateRecord(grpc::ServerContext*, const v1::AnnotateRecordRequest* request,
+                                               v1::AnnotateRecordResponse* response) {
   Admission admission(this, "AnnotateRecord");
   if (!admission.admitted()) return admission.Shed();
-  return admission.Finish(Error(grpc::StatusCode::UNIMPLEMENTED, "annotation is not served yet", "UNIMPLEMENTED"));
+  std::vector<FieldViolation> violations;
+  Input input;
+  std::vector<v1::GameRecord> records;
+  std::optional<Format> text_format;
+  if (request->text_format() != v1::RECORD_FORMAT_UNSPECIFIED) {
+    text_format = ToFormat(request->text_format());
+    if (!text_format) violations.push_back({"text_format", "this server does not write that format"});
+  }
+  if (!ReadInput(request->input(), "input", options_, &input, &violations) || !violations.empty() ||
+      !LegalRecords(input, "input", &records, &violations)) {
+    return admission.Finish(BadRequest(violations));
+  }
+  std::vector<v1::GameRecord> annotated_records;
+  for (const v1::GameRecord& record : records) {
+    auto annotated = scribe::AnnotateRecord(record, input.io.rules);
+    if (!annotated.ok()) return admission.Finish(BadRequest({{"input", std::string(annotated.status().message())}}));
+    *response->add_annotations() = AnnotationToProto(*annotated, record.ruleset());
+    annotated_records.push_back(WithAnnotations(record, *annotated));
+  }
+  if (text_format) {
+    auto text = WriteRecords(*text_format, annotated_records, input.io);
+    if (!text.ok()) return admission.Finish(BadRequest({{"text_format", std::string(text.status().message())}}));
+    response->set_text(*std::move(text));
+  }
+  return admission.Finish(grpc::Status::OK);
 }
 
 grpc::Status ScribeServiceImpl::ReplayRecord(grpc::ServerContext*, const v1::ReplayRecordRequest* request,

@@ -299,6 +299,37 @@ TEST_F(ServiceTest, ConvertRecordWritesTsnAndJson) {
   EXPECT_EQ(stub_->ConvertRecord(&missing, back, &json).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
 }
 
+TEST_F(ServiceTest, AnnotateRecordSaysWhatEveryMoveDid) {
+  v1::AnnotateRecordRequest request;
+  *request.mutable_input()->mutable_record() = RandomGame("finkel", 8);
+  request.set_text_format(v1::RECORD_FORMAT_TSN);
+  v1::AnnotateRecordResponse response;
+  {
+    grpc::ClientContext context;
+    ASSERT_TRUE(stub_->AnnotateRecord(&context, request, &response).ok());
+  }
+  ASSERT_EQ(response.annotations_size(), 1);
+  const v1::Annotation& a = response.annotations(0);
+  ASSERT_EQ(a.actions_size(), request.input().record().actions_size());
+  for (const v1::AnnotatedAction& action : a.actions()) {
+    if (!action.has_move()) {
+      ASSERT_EQ(action.did_size(), 1);
+      EXPECT_EQ(action.did(0), "pass");
+    } else {
+      EXPECT_GE(action.rank(), 1);
+      EXPECT_LE(action.rank(), action.alternatives());
+    }
+  }
+  EXPECT_TRUE(absl::StrContains(response.text(), "[%did entered"));
+  // The annotated text is still a legal record.
+  v1::ValidateRecordRequest validate;
+  validate.mutable_input()->set_text(response.text());
+  v1::ValidateRecordResponse verdict;
+  grpc::ClientContext context;
+  ASSERT_TRUE(stub_->ValidateRecord(&context, validate, &verdict).ok());
+  EXPECT_TRUE(verdict.valid());
+}
+
 TEST_F(ServiceTest, ListRulesetsPaginates) {
   std::vector<std::string> ids;
   std::string token;
