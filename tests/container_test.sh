@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# The container image, end to end: builds scribe:latest with
+# scripts/container.sh (reused when the source has not changed: the image
+# carries a hash of the source as a label), runs it with podman on a free
+# loopback port, and checks that
+#   - the server in the container answers: health SERVING, and ValidateRecord
+#     of examples/finkel-game.json is valid (Node's @grpc/grpc-js client);
+#   - it runs as a non-root user;
+#   - SIGTERM (podman stop) drains it and it exits 0;
+# then removes the container. Prints "N passed, N failed".
+# Usage: container_test.sh            (run as root: podman runs rootful here)
+set -uo pipefail
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+NODE_DIR="$ROOT/tests/node_client"
+TAG="${SCRIBE_IMAGE:-scribe:latest}"
+passed=0
+failed=0
+pass() { echo "PASS: $1"; passed=$((passed + 1)); }
+fail() { echo "FAIL: $1${2:+: $2}"; failed=$((failed + 1)); }
+finish() {
+  echo "$passed passed, $failed failed"
+  [ "$failed" -eq 0 ]
+  exit $?
+}
+
+tmp="$(mktemp -d "${TMPDIR:-/tmp}/scribe-container-test.XXXXXX")"
+name="scribe-test-$$"
+cleanup() {
+  if [ -n "${CONTAINERS_CONF:-}" ] && podman container exists "$name" 2>/dev/null; then
+    podman rm -f -t 5 "$name" >/dev/null 2>&1
+  fi
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+# 1. The image.
+start=$(date +%s)
+if ! "$ROOT/scripts/container.sh" "$TAG" >"$tmp/build.log" 2>&1; then
+  tail -40 "$tmp/build.log"
+  fail "scripts/container.sh builds $TAG"
+  finish
+fi
+export CONTAINERS_CONF="$(sed -n 's/^containers_conf=//p' "$tmp/build.log" | tail -1)"
+pass "image $TAG built or reused ($(($(date +%s) - start)) s; $(grep -m1 -o 'up to date\|building' "$tmp/build.log"))"
+echo "  image size: $(podman image inspect --format '{{.Size}}' "$TAG" | awk '{printf "%.1f MB", $1 / 1e6}')"
+
+user="$(podman image inspect --format '{{.Config.User}}' "$TAG")"
+case "$user" in
+  ""|root|0|0:*|root:*) fail "the image's USER is not root" "USER=\"$user\"" ;;
+  *) pass "the image's USER is not root ($user)" ;;
+esac
+
+# 2. The Node client (the same packages as tests/node_client).
+if [ ! -d "$NODE_DIR/node_modules/@grpc/grpc-js" ] || [ ! -d "$NODE_DIR/node_modules/@grpc/proto-loader" ]; then
+  (cd "$NODE_DIR" && npm ci --no-audit --no-fund --loglevel=error) >/dev/null
+fi
+cat >"$tmp/check.js" <<'JS'
+// node check.js ADDRESS ROOT: health, then ValidateRecord of the example.
+'use strict';
+const fs = require('node:fs');
+const path = require('node:path');
+const grpc = require('@grpc/grpc-js');
+const protoLoader = require('@grpc/proto-loader');
+const [address, root] = process.argv.slice(2);
+const opts = { keepCase: true, longs: Number, enums: String, defaults: true, oneofs: true,
+  includeDirs: [path.join(root, 'proto'), '/usr/share/grpc-proto', '/usr/include'] };
+const scribe = grpc.loadPackageDefinition(protoLoader.loadSync('scribe/v1/scribe_service.proto', opts));
+const health = grpc.loadPackageDefinition(protoLoader.loadSync('grpc/health/v1/health.proto', opts));
+const deadline = () => ({ deadline: Date.now() + 10000 });
+const call = (c, m, req) => new Promise((res, rej) =>
+  c[m](req, new grpc.Metadata(), deadline(), (e, r) => (e ? rej(e) : res(r))));
+(async () => {
+  const h = new health.grpc.health.v1.Health(address, grpc.credentials.createInsecure());
+  const s = new scribe.scribe.v1.ScribeService(address, grpc.credentials.createInsecure());
+  const hr = await call(h, 'Check', { service: '' });
+  console.log(`health: ${hr.status}`);
+  const v = await call(s, 'ValidateRecord',
+    { input: { text: fs.readFileSync(path.join(root, 'examples', 'finkel-game.json')) } });
+  console.log(`validate: valid=${v.valid} findings=${v.findings.length}`);
+  h.close(); s.close();
+  process.exit(hr.status === 'SERVING' && v.valid === true ? 0 : 1);
+})().catch((e) => { console.log(`error: ${e.message}`); process.exit(1); });
+JS
+
+# 3. Run it on a free loopback port.
+port="$(/usr/bin/python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
+if ! podman run -d --name "$name" --network=host "$TAG" --listen "127.0.0.1:$port" >/dev/null 2>"$tmp/run.err"; then
+  fail "podman run" "$(cat "$tmp/run.err")"
+  finish
+fi
+up=0
+for _ in $(seq 1 100); do
+  if grep -q "listening on port $port" <<<"$(podman logs "$name" 2>/dev/null)"; then up=1; break; fi
+  sleep 0.1
+done
+if [ "$up" = 1 ]; then pass "scribed in the container listens on 127.0.0.1:$port"; else
+  fail "scribed in the container listens on 127.0.0.1:$port" "$(podman logs "$name" 2>&1 | tail -5)"
+fi
+
+out="$(NODE_PATH="$NODE_DIR/node_modules" node "$tmp/check.js" "127.0.0.1:$port" "$ROOT" 2>&1)"
+if [ $? -eq 0 ]; then pass "a client gets SERVING and a valid finkel-game.json (${out//$'\n'/, })"; else
+  fail "client: health SERVING and ValidateRecord" "$out"
+fi
+
+# 4. Not root: the uid inside, and the process as the host sees it.
+uid="$(podman exec "$name" id -u 2>&1)"
+if [ "$uid" != "0" ] && [[ "$uid" =~ ^[0-9]+$ ]]; then pass "podman exec id -u is $uid, not 0"; else
+  fail "podman exec id -u is not 0" "$uid"
+fi
+top="$(podman top "$name" user huser args 2>&1)"
+echo "$top" | sed 's/^/  /'
+if echo "$top" | awk 'NR > 1 && /scribed/ {found = 1; if ($1 == "root" || $1 == "0" || $2 == "root" || $2 == "0") bad = 1}
+                       END {exit !(found && !bad)}'; then
+  pass "podman top: scribed runs as a non-root user"
+else
+  fail "podman top: scribed runs as a non-root user"
+fi
+
+# 5. SIGTERM: drain and exit 0.
+stop_start=$(date +%s%N)
+podman stop -t 30 "$name" >/dev/null 2>&1
+code="$(podman inspect --format '{{.State.ExitCode}}' "$name" 2>&1)"
+took="$(awk -v ns=$(($(date +%s%N) - stop_start)) 'BEGIN {printf "%.1f", ns / 1e9}')"
+if [ "$code" = "0" ]; then pass "podman stop (SIGTERM): exit code 0 after ${took} s"; else
+  fail "podman stop (SIGTERM): exit code 0" "exit code $code"
+fi
+logs="$(podman logs "$name" 2>&1)"
+if grep -q "signal 15: draining" <<<"$logs" && grep -q "stopped; metrics" <<<"$logs"; then
+  pass "the server logged the SIGTERM drain and its final counters"
+else
+  fail "the server logged the SIGTERM drain" "$(tail -3 <<<"$logs")"
+fi
+
+# 6. Remove it.
+podman rm "$name" >/dev/null 2>&1
+if podman container exists "$name"; then fail "container removed"; else pass "container removed"; fi
+finish

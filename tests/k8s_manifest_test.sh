@@ -1,0 +1,203 @@
+#!/usr/bin/env bash
+# The Kubernetes manifests (docker/k8s/*.yaml) against what the server and
+# the build really do. No cluster is needed: the manifests are parsed
+# (python3-yaml) and what they name is compared with
+#   - the image scripts/container.sh builds (tag), and docker/Dockerfile
+#     (EXPOSE, the numeric USER the pod's runAsUser names);
+#   - scribed --help: every flag in the Deployment's args is one it accepts;
+#   - scribed itself, started with the Deployment's exact args: it answers
+#     grpc.health.v1 SERVING on the port the containerPort and both gRPC
+#     probes name, and exits 0 on SIGTERM. It runs in a network namespace of
+#     its own (unshare -n, loopback only), so the args are used unchanged
+#     (0.0.0.0:50051 binds nothing outside, and a busy 50051 on this machine
+#     cannot interfere); without unshare it runs with the address replaced by
+#     127.0.0.1 and the same port;
+#   - the Service targets the container port and selects the pods;
+#   - the HPA (autoscaling/v2, CPU) scales the Deployment by its name, and
+#     the container requests CPU (utilization needs it).
+# Prints "N passed, N failed".
+# Usage: k8s_manifest_test.sh PATH_TO_SCRIBED
+set -uo pipefail
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+SCRIBED="$(realpath "${1:-$ROOT/build/service/scribed}")"
+NODE_DIR="$ROOT/tests/node_client"
+PY=/usr/bin/python3   # Debian's python3, which sees python3-yaml
+passed=0
+failed=0
+pass() { echo "PASS: $1"; passed=$((passed + 1)); }
+fail() { echo "FAIL: $1${2:+: $2}"; failed=$((failed + 1)); }
+finish() { echo "$passed passed, $failed failed"; [ "$failed" -eq 0 ]; exit $?; }
+tmp="$(mktemp -d "${TMPDIR:-/tmp}/scribe-k8s-test.XXXXXX")"
+trap 'rm -rf "$tmp"' EXIT
+
+# 1. Parse the manifests; the structural checks print PASS/FAIL lines, and
+# what the runtime checks need goes to files.
+"$PY" - "$ROOT" "$tmp" >"$tmp/parse.out" 2>&1 <<'PY'
+import re, sys, yaml
+root, tmp = sys.argv[1], sys.argv[2]
+def load(name):
+    with open(f"{root}/docker/k8s/{name}") as f:
+        docs = [d for d in yaml.safe_load_all(f) if d]
+    assert len(docs) == 1, f"{name}: one document"
+    return docs[0]
+results = []
+def check(ok, what, detail=""):
+    results.append(ok)
+    print(("PASS: " if ok else "FAIL: ") + what + ("" if ok or not detail else ": " + str(detail)))
+
+dep, svc, hpa = load("deployment.yaml"), load("service.yaml"), load("hpa.yaml")
+check(dep.get("apiVersion") == "apps/v1" and dep.get("kind") == "Deployment", "deployment.yaml is an apps/v1 Deployment")
+check(svc.get("apiVersion") == "v1" and svc.get("kind") == "Service", "service.yaml is a v1 Service")
+check(hpa.get("apiVersion") == "autoscaling/v2" and hpa.get("kind") == "HorizontalPodAutoscaler",
+      "hpa.yaml is an autoscaling/v2 HorizontalPodAutoscaler")
+name = dep["metadata"]["name"]
+pod = dep["spec"]["template"]
+containers = pod["spec"]["containers"]
+check(len(containers) == 1, "the Deployment has one container")
+c = containers[0]
+
+# The image: what scripts/container.sh tags.
+script = open(f"{root}/scripts/container.sh").read()
+m = re.search(r'^TAG="\$\{1:-([^}]+)\}"', script, re.M)
+built = m.group(1) if m else None
+check(c.get("image") == built, f"the image is what scripts/container.sh builds ({built})", c.get("image"))
+
+# The listen port from the args (scribed's default when --listen is absent).
+args = [str(a) for a in c.get("args", [])]
+check(not c.get("command"), "the container keeps the image's ENTRYPOINT (scribed): no command override")
+listen = "0.0.0.0:50051"
+for i, a in enumerate(args):
+    if a == "--listen" and i + 1 < len(args): listen = args[i + 1]
+    elif a.startswith("--listen="): listen = a.split("=", 1)[1]
+port = int(listen.rsplit(":", 1)[1])
+ports = c.get("ports", [])
+named = {p.get("name"): p["containerPort"] for p in ports}
+check([p["containerPort"] for p in ports] == [port], f"the containerPort is the port --listen names ({port})",
+      [p["containerPort"] for p in ports])
+for probe in ("livenessProbe", "readinessProbe"):
+    p = c.get(probe, {})
+    pp = p.get("grpc", {}).get("port")
+    check(pp == port, f"the {probe} is a gRPC probe on port {port}", p)
+
+# The Service targets the container port and selects the pods.
+sp = svc["spec"]["ports"]
+tp = sp[0].get("targetPort", sp[0].get("port")) if sp else None
+target = named.get(tp) if isinstance(tp, str) else tp
+check(len(sp) == 1 and target == port, f"the Service's targetPort ({tp}) is the container port {port}", sp)
+sel = svc["spec"].get("selector", {})
+labels = pod["metadata"].get("labels", {})
+check(bool(sel) and all(labels.get(k) == v for k, v in sel.items()), "the Service selects the Deployment's pods", sel)
+check(dep["spec"]["selector"]["matchLabels"].items() <= labels.items(), "the Deployment's selector matches its pods")
+
+# The HPA scales this Deployment on CPU, and CPU is requested.
+ref = hpa["spec"]["scaleTargetRef"]
+check(ref.get("kind") == "Deployment" and ref.get("name") == name and ref.get("apiVersion") == "apps/v1",
+      f"the HPA targets the Deployment by name ({name})", ref)
+metrics = hpa["spec"].get("metrics", [])
+check(any(m.get("type") == "Resource" and m["resource"]["name"] == "cpu" for m in metrics), "the HPA scales on CPU")
+check(hpa["spec"].get("minReplicas", 1) <= hpa["spec"]["maxReplicas"], "minReplicas <= maxReplicas")
+check("cpu" in c.get("resources", {}).get("requests", {}), "the container requests CPU (for CPU utilization)")
+check("memory" in c.get("resources", {}).get("limits", {}), "the container has a memory limit")
+
+# Shutdown: the pod's grace covers scribed's drain.
+grace = 20
+for i, a in enumerate(args):
+    if a == "--shutdown-grace-seconds": grace = int(args[i + 1])
+tg = pod["spec"].get("terminationGracePeriodSeconds", 30)
+check(tg > grace, f"terminationGracePeriodSeconds ({tg}) exceeds --shutdown-grace-seconds ({grace})")
+
+# The Dockerfile: EXPOSE, USER and the default --listen agree.
+df = open(f"{root}/docker/Dockerfile").read()
+last = df[df.rfind("\nFROM "):]   # the runtime stage
+expose = re.findall(r"^EXPOSE\s+(\d+)", last, re.M)
+check(expose == [str(port)], f"docker/Dockerfile EXPOSEs {port}", expose)
+user = re.findall(r"^USER\s+(\S+)", last, re.M)
+uid = user[-1].split(":")[0] if user else None
+sc = pod["spec"].get("securityContext", {})
+check(sc.get("runAsNonRoot") is True and str(sc.get("runAsUser")) == uid,
+      f"runAsNonRoot, and runAsUser is the image's numeric USER ({uid})", sc)
+
+with open(f"{tmp}/args", "w") as f: f.write("\n".join(args) + "\n")
+with open(f"{tmp}/port", "w") as f: f.write(str(port))
+sys.exit(0 if all(results) else 1)
+PY
+cat "$tmp/parse.out"
+passed=$((passed + $(grep -c '^PASS' "$tmp/parse.out")))
+failed=$((failed + $(grep -c '^FAIL' "$tmp/parse.out")))
+if [ ! -f "$tmp/port" ]; then fail "the manifests parse"; finish; fi
+mapfile -t ARGS <"$tmp/args"
+PORT="$(cat "$tmp/port")"
+echo "  Deployment args: ${ARGS[*]}"
+
+# 2. Every flag in the args is one scribed accepts.
+help="$("$SCRIBED" --help 2>&1)"
+for a in "${ARGS[@]}"; do
+  case "$a" in
+    --*) flag="${a%%=*}"
+         if grep -qE -- "(^|[ ,])${flag}( |=|$)" <<<"$help"; then pass "scribed --help lists $flag"; else
+           fail "scribed --help lists $flag"; fi ;;
+  esac
+done
+
+# 3. scribed with the exact args: health SERVING on the probe port, exit 0 on SIGTERM.
+if [ ! -d "$NODE_DIR/node_modules/@grpc/grpc-js" ] || [ ! -d "$NODE_DIR/node_modules/@grpc/proto-loader" ]; then
+  (cd "$NODE_DIR" && npm ci --no-audit --no-fund --loglevel=error) >/dev/null
+fi
+cat >"$tmp/health.js" <<'JS'
+'use strict';
+const grpc = require('@grpc/grpc-js');
+const protoLoader = require('@grpc/proto-loader');
+const health = grpc.loadPackageDefinition(protoLoader.loadSync('grpc/health/v1/health.proto',
+  { keepCase: true, enums: String, defaults: true, includeDirs: ['/usr/share/grpc-proto'] }));
+const c = new health.grpc.health.v1.Health(process.argv[2], grpc.credentials.createInsecure());
+c.Check({ service: '' }, { deadline: Date.now() + 5000 }, (e, r) => {
+  console.log(e ? `error: ${e.message}` : `health: ${r.status}`);
+  process.exit(!e && r.status === 'SERVING' ? 0 : 1);
+});
+JS
+cat >"$tmp/run.sh" <<'SH'
+# run.sh SCRIBED NODE_PATH TMP PORT ARGS...: scribed with ARGS, then a health
+# check on 127.0.0.1:PORT, then SIGTERM; prints "exit N".
+scribed="$1" node_path="$2" tmp="$3" port="$4"; shift 4
+ip link set lo up 2>/dev/null || true
+"$scribed" "$@" >"$tmp/scribed.out" 2>"$tmp/scribed.log" &
+pid=$!
+for _ in $(seq 1 100); do grep -q "listening on port" "$tmp/scribed.out" && break; sleep 0.1; done
+cat "$tmp/scribed.out"
+NODE_PATH="$node_path" node "$tmp/health.js" "127.0.0.1:$port"
+echo "health-exit $?"
+kill -TERM "$pid"; wait "$pid"; echo "exit $?"
+SH
+if unshare -n true 2>/dev/null; then
+  where="its own network namespace (unshare -n), args unchanged"
+  run_args=("${ARGS[@]}")
+  runner=(unshare -n bash "$tmp/run.sh")
+else
+  where="host loopback, --listen's address replaced by 127.0.0.1"
+  run_args=()
+  prev=""
+  for a in "${ARGS[@]}"; do
+    if [ "$prev" = "--listen" ]; then a="127.0.0.1:${a##*:}"; fi
+    case "$a" in --listen=*) a="--listen=127.0.0.1:${a##*:}" ;; esac
+    run_args+=("$a"); prev="$a"
+  done
+  runner=(bash "$tmp/run.sh")
+  if (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; then
+    echo "SKIP: port $PORT is busy on this machine's loopback (another scribed or service holds it)," \
+         "and unshare -n is unavailable to give scribed a namespace of its own; the port check cannot run here"
+    finish
+  fi
+fi
+echo "  running scribed in $where"
+out="$("${runner[@]}" "$SCRIBED" "$NODE_DIR/node_modules" "$tmp" "$PORT" "${run_args[@]}" 2>&1)"
+echo "$out" | sed 's/^/  /'
+if grep -q "^listening on port $PORT\$" <<<"$out"; then pass "scribed with the Deployment's args listens on port $PORT"; else
+  fail "scribed with the Deployment's args listens on port $PORT" "$(cat "$tmp/scribed.log" 2>/dev/null)"
+fi
+if grep -q "^health-exit 0" <<<"$out"; then pass "grpc.health.v1 answers SERVING on the probe port $PORT"; else
+  fail "grpc.health.v1 answers SERVING on the probe port $PORT"
+fi
+if grep -q "^exit 0" <<<"$out"; then pass "scribed exits 0 on SIGTERM (the pod's termination)"; else
+  fail "scribed exits 0 on SIGTERM"
+fi
+finish
