@@ -7,12 +7,23 @@ set -euo pipefail
 PACKAGES=(
   # toolchain
   g++ cmake ninja-build pkg-config
+  # fuzzing (scripts/fuzz.sh): clang with its sanitizer and libFuzzer runtimes
+  clang-14 libclang-rt-14-dev
   # libraries
   libprotobuf-dev protobuf-compiler libgrpc++-dev protobuf-compiler-grpc grpc-proto
   libabsl-dev libssl-dev libcli11-dev nlohmann-json3-dev
   # tests and benchmarks
   libgtest-dev libgmock-dev librapidcheck-dev libbenchmark-dev
+  # deployment tests: nginx in front of replicas (tests/replicas_test.sh),
+  # the Kubernetes manifests parsed by tests/k8s_manifest_test.sh
+  nginx python3-yaml
 )
+# The gRPC client no one here wrote (tests/node_client: @grpc/grpc-js from
+# npm) needs Node.js and npm; a machine with its own Node.js (e.g. from
+# NodeSource, which bundles npm) keeps it.
+if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+  PACKAGES+=(nodejs npm)
+fi
 
 missing=()
 for p in "${PACKAGES[@]}"; do
