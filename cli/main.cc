@@ -179,7 +179,7 @@ bool ExpandPaths(const std::vector<std::string>& paths, std::vector<std::string>
            !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
         if (!it->is_regular_file(ec)) continue;
         const std::string ext = it->path().extension().string();
-        if (ext == ".tsn" || ext == ".json") found.push_back(it->path().string());
+        if (ext == ".tsn" || ext == ".json" || ext == ".rgn") found.push_back(it->path().string());
       }
       if (ec) {
         std::cerr << "scribe: " << path << ": " << ec.message() << "\n";
@@ -285,7 +285,12 @@ int CmdConvert(const std::string& path, const std::string& to, const std::string
                const std::string& ruleset_ref, bool tiles) {
   RecordIo io;
   io.tile_names = tiles;
-  if (!ruleset_ref.empty()) io.ruleset = ruleset_ref;
+  if (!ruleset_ref.empty()) {
+    auto r = CliRuleset(ruleset_ref);
+    if (!r.ok()) return RulesetError(r.status());
+    io.rules = *r;
+    io.ruleset = (*r)->ruleset.id().empty() ? ruleset_ref : (*r)->ruleset.id();
+  }
   std::string text, error;
   if (!ReadFile(path, &text, &error)) {
     std::cerr << "scribe: " << error << "\n";
@@ -421,7 +426,10 @@ int CmdReplay(const std::string& path, const ReplayOptions& opts) {
     std::cerr << "scribe: " << error << "\n";
     return kExitUsage;
   }
-  const ParsedRecords parsed = ReadRecords(InputFormat(opts.from, path, text), text);
+  RecordIo io;
+  io.rules = forced;
+  if (forced != nullptr) io.ruleset = forced->ruleset.id().empty() ? opts.ruleset : forced->ruleset.id();
+  const ParsedRecords parsed = ReadRecords(InputFormat(opts.from, path, text), text, io);
   int exit_code = kExitOk;
   for (const v1::Finding& finding : parsed.findings) {
     std::cerr << FindingToText(path, finding) << "\n";

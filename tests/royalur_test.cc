@@ -110,6 +110,8 @@ void ExpectEveryFindingPlaced(const v1::FileReport& report, const std::string& w
   EXPECT_FALSE(report.valid()) << what;
   EXPECT_GT(report.findings_size(), 0) << what;
   for (const v1::Finding& f : report.findings()) {
+    // An empty file is one finding about no place in it.
+    if (f.code() == "no-records" && report.findings_size() == 1) continue;
     EXPECT_TRUE(f.has_line() && f.has_column()) << what << ": " << f.DebugString();
     EXPECT_GE(f.line(), 1) << what;
     EXPECT_GE(f.column(), 1) << what;
@@ -404,7 +406,7 @@ TEST(RoyalUrWriteTest, RefusesThrowOffSetUpAndComments) {
   }
   {
     v1::GameRecord r = record;
-    (*r.mutable_tags())["Bad Name"] = "x";
+    r.mutable_tags()->insert({"Bad Name", std::string("x")});
     auto written = WriteRecords(Format::kRgn, {r});
     ASSERT_FALSE(written.ok());
     EXPECT_TRUE(absl::StrContains(written.status().message(), "cannot be written in RGN")) << written.status().message();
@@ -622,7 +624,7 @@ TEST(RgnReadTest, EveryTruncationAndGarbageGivesPlacedFindingsNeverACrash) {
       const int kind = rng.Below(3);
       const char c = round % 5 == 0 ? static_cast<char>(rng.Below(256)) : alphabet[rng.Below(alphabet.size())];
       if (kind == 0) garbled[at] = c;
-      else if (kind == 1) garbled.insert(garbled.begin() + at, c);
+      else if (kind == 1) garbled.insert(at, 1, c);
       else garbled.erase(at, 1);
     }
     const v1::FileReport report = ValidateRgn(garbled, "blitz");
@@ -735,7 +737,7 @@ TEST(RoyalUrJsonReadTest, EveryTruncationAndGarbageGivesPlacedFindingsNeverACras
       const char c = round % 5 == 0 ? static_cast<char>(rng.Below(256)) : alphabet[rng.Below(alphabet.size())];
       const int kind = rng.Below(3);
       if (kind == 0) garbled[at] = c;
-      else if (kind == 1) garbled.insert(garbled.begin() + at, c);
+      else if (kind == 1) garbled.insert(at, 1, c);
       else garbled.erase(at, 1);
     }
     const v1::FileReport report = ValidateRoyalUrJson(garbled);
