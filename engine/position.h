@@ -60,6 +60,23 @@ inline bool IsOver(const Rules& rules, const Position& pos) {
 // it is the hot path of every search and playout).
 void LegalMoves(const Rules& rules, const Position& pos, int roll, MoveList* out);
 
+// The same moves as a set, for checking a given move without listing them
+// (the referee): bit d of `to` says the piece on d - roll may move to d;
+// `stack_off` says the stack on the last square may bear off (bear-off-stack
+// rules only).
+struct LegalSet {
+  uint32_t to = 0;
+  bool stack_off = false;
+  bool empty() const { return to == 0 && !stack_off; }
+};
+LegalSet LegalDestinations(const Rules& rules, const Position& pos, int roll);
+
+// Whether `move` is among the moves of `legal`, the set for `roll`.
+inline bool IsLegalMove(const Rules& rules, const LegalSet& legal, int roll, Move move) {
+  if (move.to < kIndexSlots && ((legal.to >> move.to) & 1u) && move.from + roll == move.to) return true;
+  return legal.stack_off && move.from == rules.path_length && move.to == rules.off;
+}
+
 // Applies a legal move; passes the turn unless it earned another throw. A
 // winning move leaves the winner as the side to move (the game is over;
 // nothing moves any more).
@@ -81,9 +98,12 @@ int Destination(const Rules& rules, int from, int roll);
 // ---------------------------------------------------------------------------
 // Implementation of the hot functions.
 
-inline void LegalMoves(const Rules& rules, const Position& pos, int roll, MoveList* out) {
-  out->clear();
-  if (roll <= 0 || roll > kMaxRoll || IsOver(rules, pos)) return;
+namespace position_internal {
+
+// The destinations of the legal moves for `roll` as index bits (bit d: the
+// piece on d - roll may move to d), for a throw of 1..kMaxRoll in a game
+// that goes on; bearing a stack off the last square is apart.
+inline uint32_t LegalDestinationBits(const Rules& rules, const Position& pos, int roll) {
   const Side me = pos.to_move;
   const Side opp = Other(me);
   uint32_t sources = pos.occ[me];
@@ -112,15 +132,37 @@ inline void LegalMoves(const Rules& rules, const Position& pos, int roll, MoveLi
       }
     }
   }
+  return dest;
+}
+
+// Whether the stack on the last square may bear off with `roll`.
+inline bool StackBearsOff(const Rules& rules, const Position& pos, int roll) {
+  return rules.bear_off_stack && roll == rules.bear_off_roll &&
+         ((pos.occ[pos.to_move] >> rules.path_length) & 1u);
+}
+
+}  // namespace position_internal
+
+inline void LegalMoves(const Rules& rules, const Position& pos, int roll, MoveList* out) {
+  out->clear();
+  if (roll <= 0 || roll > kMaxRoll || IsOver(rules, pos)) return;
+  uint32_t dest = position_internal::LegalDestinationBits(rules, pos, roll);
   while (dest) {
     const int d = std::countr_zero(dest);
     dest &= dest - 1;
     out->push_back(Move{static_cast<uint8_t>(d - roll), static_cast<uint8_t>(d)});
   }
-  if (rules.bear_off_stack && roll == rules.bear_off_roll &&
-      ((pos.occ[me] >> rules.path_length) & 1u)) {
+  if (position_internal::StackBearsOff(rules, pos, roll)) {
     out->push_back(Move{static_cast<uint8_t>(rules.path_length), static_cast<uint8_t>(rules.off)});
   }
+}
+
+inline LegalSet LegalDestinations(const Rules& rules, const Position& pos, int roll) {
+  LegalSet legal;
+  if (roll <= 0 || roll > kMaxRoll || IsOver(rules, pos)) return legal;
+  legal.to = position_internal::LegalDestinationBits(rules, pos, roll);
+  legal.stack_off = position_internal::StackBearsOff(rules, pos, roll);
+  return legal;
 }
 
 namespace position_internal {

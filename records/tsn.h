@@ -66,7 +66,9 @@ absl::StatusOr<std::string> WriteTsn(const std::vector<v1::GameRecord>& records,
 // The checks only the written form allows: the side letter of each turn,
 // turn numbers, throws earned staying in their turn, markers, the Result
 // tag. `source` is the reader's account of the record; `result` the
-// referee's replay of it. Findings carry line and column.
+// referee's replay of it. Findings carry line and column; `lines` serves
+// only for those (ValidateText passes none first and builds the line
+// starts only for a record with findings).
 std::vector<v1::Finding> CheckTsnForm(const RecordSource& source, const RefereeResult& result,
                                       const v1::GameRecord& record, const LineIndex& lines,
                                       int record_index);

@@ -1,19 +1,34 @@
 #!/usr/bin/env bash
 # Sets up, builds, and runs the whole test suite:
-#  1. the release build and every test (unit, properties, reference games,
-#     perft regressions, command-line tests);
+#  1. the release build and every test but the container's: unit tests
+#     (rules, properties, reference games, perft, records, the service in
+#     process), the command line end to end, and the real server driven by
+#     a Node gRPC client, under overload, behind nginx, against its
+#     Kubernetes manifests;
 #  2. the unit tests again, built with AddressSanitizer and
-#     UndefinedBehaviorSanitizer.
+#     UndefinedBehaviorSanitizer;
+#  3. every fuzz target under the sanitizers (FUZZ_SECONDS each, default 30);
+#  4. the container: the image is built with podman (its build runs the unit
+#     tests) and a client reaches the server inside it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 jobs="$(nproc 2>/dev/null || echo 2)"
+start=$SECONDS
 
-echo "== release build and all tests"
+echo "== release build and all tests but the container's"
 scripts/build.sh build
-ctest --test-dir build --output-on-failure -j "$jobs"
+ctest --test-dir build --output-on-failure -j "$jobs" -LE container
 
 echo "== unit tests under AddressSanitizer and UndefinedBehaviorSanitizer"
 scripts/build.sh build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSCRIBE_SANITIZE=ON -DSCRIBE_BENCHMARKS=OFF
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir build-asan --output-on-failure -j "$jobs" -L unit
+
+echo "== fuzz targets under AddressSanitizer and UndefinedBehaviorSanitizer"
+scripts/fuzz.sh "${FUZZ_SECONDS:-30}"
+
+echo "== the container image and a client reaching the server in it"
+ctest --test-dir build --output-on-failure -L container
+
+echo "== the whole suite passed in $(( (SECONDS - start) / 60 )) min $(( (SECONDS - start) % 60 )) s"

@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (fuzz/) into build-fuzz with clang++-14,
+# AddressSanitizer and UndefinedBehaviorSanitizer, then:
+#  1. replays every saved finding in fuzz/regressions/<target>/;
+#  2. runs every target for SECONDS (default 60) over a copy of its seed
+#     corpus fuzz/corpus/<target>/ (the committed corpus never grows), two
+#     targets at a time.
+# Exits 1 on any finding, printing the input's path; 0 when nothing broke.
+#
+#   scripts/fuzz.sh [SECONDS]
+# Environment: FUZZ_JOBS (targets at a time, default 2), FUZZ_TARGETS
+# (space-separated names, default all).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds="${1:-60}"
+if ! [[ "$seconds" =~ ^[0-9]+$ ]] || [ "$seconds" -lt 1 ]; then
+  echo "usage: scripts/fuzz.sh [SECONDS]" >&2
+  exit 2
+fi
+parallel="${FUZZ_JOBS:-2}"
+build=build-fuzz
+run_dir="$build/fuzz-run"
+
+# Assertions stay on (no -DNDEBUG): they are checks the fuzzer can trip.
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g" -DCMAKE_CXX_COMPILER=clang++-14 \
+  -DSCRIBE_FUZZ=ON -DSCRIBE_SANITIZE=ON -DSCRIBE_TESTS=OFF -DSCRIBE_BENCHMARKS=OFF >/dev/null
+cmake --build "$build" -j "$(nproc 2>/dev/null || echo 2)" --target fuzz_targets
+
+if [ -n "${FUZZ_TARGETS:-}" ]; then
+  read -r -a targets <<<"$FUZZ_TARGETS"
+else
+  mapfile -t targets <"$build/fuzz/fuzz_targets.txt"
+fi
+
+export ASAN_OPTIONS="detect_leaks=1:${ASAN_OPTIONS:-}"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:${UBSAN_OPTIONS:-}"
+rm -rf "$run_dir"
+mkdir -p "$run_dir"
+failed=0
+
+# 1. Saved findings: each must now pass.
+for t in "${targets[@]}"; do
+  dir="fuzz/regressions/$t"
+  [ -d "$dir" ] || continue
+  mapfile -t inputs < <(find "$dir" -type f ! -name '*.md' | sort)
+  [ ${#inputs[@]} -gt 0 ] || continue
+  for input in "${inputs[@]}"; do
+    if ! "$build/fuzz/$t" "$input" >"$run_dir/regression.log" 2>&1; then
+      echo "fuzz: $t: the saved finding $input still fails:" >&2
+      grep -E -A12 "PROPERTY BROKEN|ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|runtime error" \
+        "$run_dir/regression.log" | head -40 >&2 || tail -20 "$run_dir/regression.log" >&2
+      failed=1
+    fi
+  done
+  echo "fuzz: $t: ${#inputs[@]} saved finding(s) replayed"
+done
+
+# 2. Fuzzing, `parallel` targets at a time.
+fuzz_one() {
+  local t="$1" dir="$run_dir/$1"
+  mkdir -p "$dir/corpus" "$dir/findings"
+  cp -r "fuzz/corpus/$t/." "$dir/corpus/"
+  local dict=()
+  [ -f "fuzz/dict/$t.dict" ] && dict=("-dict=fuzz/dict/$t.dict")
+  local rc=0
+  "$build/fuzz/$t" "$dir/corpus" "${dict[@]}" -max_total_time="$seconds" -max_len=65536 \
+    -rss_limit_mb=2048 -timeout=30 -print_final_stats=1 -artifact_prefix="$dir/findings/" \
+    >"$dir/log" 2>&1 || rc=$?
+  echo "$rc" >"$dir/rc"
+}
+for t in "${targets[@]}"; do
+  while [ "$(jobs -rp | wc -l)" -ge "$parallel" ]; do wait -n || true; done
+  echo "fuzz: $t: ${seconds}s"
+  fuzz_one "$t" &
+done
+wait
+
+printf '%-24s %10s %8s %8s %8s %s\n' target execs exec/s cov ft result
+for t in "${targets[@]}"; do
+  dir="$run_dir/$t"
+  rc="$(cat "$dir/rc" 2>/dev/null || echo missing)"
+  execs="$(sed -n 's/^stat::number_of_executed_units: *//p' "$dir/log")"
+  rate="$(sed -n 's/^stat::average_exec_per_sec: *//p' "$dir/log")"
+  last="$(grep -E '^#[0-9]+[[:space:]]+(DONE|pulse|NEW|REDUCE|INITED)' "$dir/log" | tail -1 || true)"
+  cov="$(sed -n 's/.* cov: \([0-9]*\).*/\1/p' <<<"$last")"
+  ft="$(sed -n 's/.* ft: \([0-9]*\).*/\1/p' <<<"$last")"
+  result=ok
+  [ "$rc" = 0 ] || result="FAILED (exit $rc)"
+  printf '%-24s %10s %8s %8s %8s %s\n' "$t" "${execs:-?}" "${rate:-?}" "${cov:-?}" "${ft:-?}" "$result"
+done
+for t in "${targets[@]}"; do
+  dir="$run_dir/$t"
+  [ "$(cat "$dir/rc" 2>/dev/null || echo missing)" = 0 ] && continue
+  failed=1
+  echo >&2
+  echo "fuzz: $t found a problem (log: $dir/log):" >&2
+  grep -E -A14 "PROPERTY BROKEN|ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|runtime error" \
+    "$dir/log" | head -50 >&2 || tail -30 "$dir/log" >&2
+  for input in "$dir"/findings/*; do
+    [ -e "$input" ] || continue
+    echo "fuzz: $t: input: $(realpath "$input")" >&2
+    echo "  keep it: cp '$(realpath "$input")' fuzz/regressions/$t/" >&2
+  done
+done
+exit "$failed"
