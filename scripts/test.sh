@@ -7,7 +7,7 @@
 #     Kubernetes manifests;
 #  2. the unit tests again, built with AddressSanitizer and
 #     UndefinedBehaviorSanitizer;
-#  3. every fuzz target under the sanitizers (FUZZ_SECONDS each, default 30);
+#  3. every fuzz target under the sanitizers (FUZZ_SECONDS each, default 20);
 #  4. the container: the image is built with podman (its build runs the unit
 #     tests) and a client reaches the server inside it.
 set -euo pipefail
@@ -18,6 +18,7 @@ start=$SECONDS
 
 echo "== release build and all tests but the container's"
 scripts/build.sh build
+tests/node_client/install.sh
 ctest --test-dir build --output-on-failure -j "$jobs" -LE container
 
 echo "== unit tests under AddressSanitizer and UndefinedBehaviorSanitizer"
@@ -26,7 +27,7 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:ha
   ctest --test-dir build-asan --output-on-failure -j "$jobs" -L unit
 
 echo "== fuzz targets under AddressSanitizer and UndefinedBehaviorSanitizer"
-scripts/fuzz.sh "${FUZZ_SECONDS:-30}"
+scripts/fuzz.sh "${FUZZ_SECONDS:-20}"
 
 echo "== the container image and a client reaching the server in it"
 ctest --test-dir build --output-on-failure -L container

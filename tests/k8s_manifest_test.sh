@@ -140,9 +140,7 @@ for a in "${ARGS[@]}"; do
 done
 
 # 3. scribed with the exact args: health SERVING on the probe port, exit 0 on SIGTERM.
-if [ ! -d "$NODE_DIR/node_modules/@grpc/grpc-js" ] || [ ! -d "$NODE_DIR/node_modules/@grpc/proto-loader" ]; then
-  (cd "$NODE_DIR" && npm ci --no-audit --no-fund --loglevel=error) >/dev/null
-fi
+bash "$NODE_DIR/install.sh"  # the Node client's npm packages, installed once
 cat >"$tmp/health.js" <<'JS'
 'use strict';
 const grpc = require('@grpc/grpc-js');

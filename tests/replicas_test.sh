@@ -36,9 +36,7 @@ cleanup() {
 trap cleanup EXIT
 
 if [ ! -x "$NGINX" ]; then fail "nginx is installed (scripts/setup.sh)"; finish; fi
-if [ ! -d "$NODE_DIR/node_modules/@grpc/grpc-js" ] || [ ! -d "$NODE_DIR/node_modules/@grpc/proto-loader" ]; then
-  (cd "$NODE_DIR" && npm ci --no-audit --no-fund --loglevel=error) >/dev/null
-fi
+bash "$NODE_DIR/install.sh"  # the Node client's npm packages, installed once
 
 # 1. Three replicas, each on a free port, writing its counters every second.
 ports=()

@@ -4,7 +4,5 @@
 # Usage: run.sh PATH_TO_SCRIBED
 set -euo pipefail
 cd "$(dirname "$0")"
-if [ ! -d node_modules/@grpc/grpc-js ] || [ ! -d node_modules/@grpc/proto-loader ]; then
-  npm ci --no-audit --no-fund --loglevel=error
-fi
+./install.sh
 SCRIBED="$(realpath "$1")" exec node --test client_test.js
