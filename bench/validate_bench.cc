@@ -13,16 +13,15 @@
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
-#include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <string>
 #include <vector>
 
-#include "absl/strings/match.h"
-#include "absl/strings/strip.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
 #include "engine/position.h"
 #include "engine/random.h"
 #include "engine/ruleset.h"

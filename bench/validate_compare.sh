@@ -4,13 +4,13 @@
 # medians, plies per second and the ratio (docs/BENCHMARKS.md, "Validation
 # from TSN").
 #
-# Usage: bench/validate_compare.sh [BUILD_DIR]      (default build-bench)
+# Usage: bench/validate_compare.sh [BUILD_DIR]      (default build)
 # Environment: RUNS (20), UR_GAMES (3000), CHESS_GAMES (3500), SEED (1),
 # CORPUS_DIR (a fresh temporary directory; corpora there are reused).
 # Needs hyperfine and pgn-extract (Debian packages) and python3.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
-BUILD="${1:-$ROOT/build-bench}"
+BUILD="${1:-$ROOT/build}"
 RUNS="${RUNS:-20}"
 UR_GAMES="${UR_GAMES:-3000}"
 CHESS_GAMES="${CHESS_GAMES:-3500}"
@@ -50,10 +50,12 @@ rate = {}
 for r in json.load(open(d + "/hyperfine.json"))["results"]:
     plies = chess if r["command"].startswith("pgn-extract") else ur
     rate[r["command"]] = plies / r["median"]
-    print("%-40s median %8.1f ms  %6.2f M plies/s" % (r["command"], r["median"] * 1e3, rate[r["command"]] / 1e6))
+    cpu = r["user"] + r["system"]
+    print("%-40s median %8.1f ms  %6.2f M plies/s;  CPU (user+sys, mean) %8.1f ms  %6.2f M plies/s"
+          % (r["command"], r["median"] * 1e3, rate[r["command"]] / 1e6, cpu * 1e3, plies / cpu / 1e6))
 first = next(iter(rate))
 for name, value in rate.items():
     if name != first:
-        print("ratio %s / %s: %.1f" % (first, name, rate[first] / value))
+        print("ratio (median wall time) %s / %s: %.1f" % (first, name, rate[first] / value))
 EOF
 echo "corpora and hyperfine.json in $DIR"

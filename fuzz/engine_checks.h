@@ -2,7 +2,8 @@
 // string fuzz targets.
 //
 // Besides the contracts engine/position.h states (sorted unique legal
-// moves, pieces conserved, CheckPosition clean), every legal move list and
+// moves, pieces conserved, CheckPosition clean, LegalDestinations and
+// IsLegalMove saying the same as LegalMoves), every legal move list and
 // every applied move is compared with a reference: a deliberately plain
 // reading of docs/rulesets.md ("How a game is played under a ruleset"),
 // piece by piece over the resolved ruleset proto, with none of the engine's
@@ -92,8 +93,10 @@ struct PlainRules {
     return pos.count[kLight][off] == pieces || pos.count[kDark][off] == pieces;
   }
 
-  SCRIBE_FUZZ_NO_COVERAGE std::vector<Move> LegalMoves(const Position& pos, int roll) const {
-    std::vector<Move> out;
+  // At most one move per source index: a MoveList holds them (no heap
+  // allocation per step, which would swell AddressSanitizer's quarantine).
+  SCRIBE_FUZZ_NO_COVERAGE MoveList LegalMoves(const Position& pos, int roll) const {
+    MoveList out;
     if (roll <= 0 || IsOver(pos)) return out;
     const Side me = pos.to_move;
     const Side opp = Other(me);
@@ -196,6 +199,10 @@ inline std::string ResultText(const MoveResult& r) {
                                                MoveList* out) {
   LegalMoves(rules, pos, roll, out);
 }
+[[gnu::noinline]] inline LegalSet EngineLegalDestinations(const Rules& rules, const Position& pos,
+                                                          int roll) {
+  return LegalDestinations(rules, pos, roll);
+}
 [[gnu::noinline]] inline MoveResult EngineApplyMove(const Rules& rules, Position* pos, Move m) {
   return ApplyMove(rules, pos, m);
 }
@@ -250,11 +257,25 @@ SCRIBE_FUZZ_NO_COVERAGE inline MoveList CheckedLegalMoves(const Rules& rules,
     FUZZ_CHECK(Destination(rules, m.from, roll) == m.to, "Destination(", m.from, ", ", roll,
                ") is ", Destination(rules, m.from, roll), " but the move goes to ", m.to);
   }
-  const std::vector<Move> expected = plain.LegalMoves(pos, roll);
+  // The referee's set form (LegalDestinations, IsLegalMove) says the same:
+  // every listed move is in it, no other move of `roll` steps or off.
+  const LegalSet set = EngineLegalDestinations(rules, pos, roll);
+  FUZZ_CHECK(set.empty() == moves.empty(), "LegalDestinations is ", set.empty() ? "" : "not ",
+             "empty, LegalMoves gives ", MovesText(moves.begin(), moves.end()), " at ",
+             Where(rules, pos, roll));
+  for (int from = 0; from <= rules.path_length; ++from) {
+    for (const int to : {from + roll, rules.off}) {
+      const Move m{uint8_t(from), uint8_t(to)};
+      const bool listed = std::find(moves.begin(), moves.end(), m) != moves.end();
+      FUZZ_CHECK(IsLegalMove(rules, set, roll, m) == listed, "IsLegalMove says ", from, "->", to,
+                 listed ? " is not" : " is", " legal, LegalMoves gives ",
+                 MovesText(moves.begin(), moves.end()), " at ", Where(rules, pos, roll));
+    }
+  }
+  const MoveList expected = plain.LegalMoves(pos, roll);
   FUZZ_CHECK(std::equal(moves.begin(), moves.end(), expected.begin(), expected.end()),
              "LegalMoves gives ", MovesText(moves.begin(), moves.end()),
-             ", the rules as documented give ",
-             MovesText(expected.data(), expected.data() + expected.size()), " at ",
+             ", the rules as documented give ", MovesText(expected.begin(), expected.end()), " at ",
              Where(rules, pos, roll));
   return moves;
 }

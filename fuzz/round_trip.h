@@ -54,24 +54,41 @@ inline void CheckReaderAccount(const ParsedRecords& parsed) {
 
 // Every record of `parsed` that the referee judges legal writes in
 // `format` (WriteRecords), reads back (ReadRecords, same `io`) to the same
-// record without a finding, and the written text is a fixed point; the
-// legal records written together read back as the same list. Validating
-// the written text finds nothing but what `tolerated` allows (findings
-// about a record's own content, such as a Result tag).
+// record without a finding, and the written text is a fixed point.
+// Validating the written text finds nothing but what `tolerated` allows
+// (findings about a record's own content, such as a Result tag).
+//
+// Several records: legal records that stood next to each other in the
+// input (a run of consecutive entries) must write together, since the input
+// itself wrote them so; all the legal records together may be refused (a
+// format may be unable to put some games next to each other), but when
+// written they must read back as the same list.
 template <typename Tolerated>
 void CheckRoundTrips(Format format, const RecordIo& io, const ParsedRecords& parsed,
                      absl::string_view input, Tolerated tolerated) {
   RefereeOptions options;
   options.build_replay = false;
+  // Maximal runs of legal records from consecutive entries of the input.
+  std::vector<std::vector<v1::GameRecord>> runs;
   std::vector<v1::GameRecord> legal;
-  for (const v1::GameRecord& record : parsed.records) {
-    if (Referee(record, io.rules, options).valid()) legal.push_back(record);
+  int previous_entry = -2;
+  for (size_t k = 0; k < parsed.records.size(); ++k) {
+    if (!Referee(parsed.records[k], io.rules, options).valid()) {
+      previous_entry = -2;
+      continue;
+    }
+    const int entry = parsed.record_indices[k];
+    if (runs.empty() || entry != previous_entry + 1) runs.emplace_back();
+    runs.back().push_back(parsed.records[k]);
+    legal.push_back(parsed.records[k]);
+    previous_entry = entry;
   }
-  auto check = [&](const std::vector<v1::GameRecord>& records) {
+  auto check = [&](const std::vector<v1::GameRecord>& records, bool must_write) {
     const absl::StatusOr<std::string> written = WriteRecords(format, records, io);
+    if (!written.ok() && !must_write) return;
     FUZZ_CHECK(written.ok(), FormatName(format), ": WriteRecords refused ", records.size(),
-               " legal record(s) its reader read: ", written.status().message(),
-               "\ninput: ", Shown(input));
+               " legal record(s) its reader read", records.size() > 1 ? " one after another" : "",
+               ": ", written.status().message(), "\ninput: ", Shown(input));
     const ParsedRecords back = ReadRecords(format, *written, io);
     FUZZ_CHECK(back.findings.empty() && back.records.size() == records.size(), FormatName(format),
                ": the written text reads back to ", back.records.size(), " of ", records.size(),
@@ -97,8 +114,11 @@ void CheckRoundTrips(Format format, const RecordIo& io, const ParsedRecords& par
                  "\ntext: ", Shown(*written), "\ninput: ", Shown(input));
     }
   };
-  for (const v1::GameRecord& record : legal) check({record});
-  if (legal.size() > 1) check(legal);
+  for (const v1::GameRecord& record : legal) check({record}, /*must_write=*/true);
+  for (const std::vector<v1::GameRecord>& run : runs) {
+    if (run.size() > 1 && run.size() < legal.size()) check(run, /*must_write=*/true);
+  }
+  if (legal.size() > 1) check(legal, /*must_write=*/runs.size() == 1);
 }
 
 }  // namespace scribe::fuzz

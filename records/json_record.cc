@@ -78,6 +78,11 @@ bool JsonToInt32(const nlohmann::json& v, const std::string& path, int32_t* out,
     n = v.get<int64_t>();
   } else if (v.is_number_float()) {
     const double d = v.get<double>();
+    // Range first: casting a double outside int64 is undefined.
+    if (!(d >= -2147483648.0 && d <= 2147483647.0)) {
+      *error = absl::StrCat(path, ": ", d, " is out of range");
+      return false;
+    }
     if (d != static_cast<double>(static_cast<int64_t>(d))) {
       *error = absl::StrCat(path, ": expected an integer, found ", d);
       return false;
@@ -266,6 +271,14 @@ ParsedRecords ParseJsonRecords(absl::string_view text) {
     const auto colon = what.find("parse error");
     f.set_message(absl::StrCat("not valid JSON: ", colon == std::string::npos ? what : what.substr(colon)));
     out.findings.push_back(std::move(f));
+    out.entries = 1;
+    return out;
+  } catch (const nlohmann::json::exception& e) {
+    // Anything else the parser refuses (a number beyond a double, 1e999).
+    const std::string what = e.what();
+    const auto bracket = what.find("] ");
+    out.findings.push_back(MakeFinding(
+        "json-syntax", absl::StrCat("not valid JSON: ", bracket == std::string::npos ? what : what.substr(bracket + 2))));
     out.entries = 1;
     return out;
   }

@@ -43,7 +43,8 @@ bool IsLane(char c) { return (c >= 'A' && c <= 'C') || (c >= 'a' && c <= 'c'); }
 // brackets and quotes.
 bool IsTagName(absl::string_view name) {
   if (name.empty()) return false;
-  for (char c : name) {
+  for (char ch : name) {
+    const auto c = static_cast<unsigned char>(ch);  // bytes 0x80 and up are not printable ASCII
     if (c <= ' ' || c >= 0x7f || c == '[' || c == ']' || c == '"') return false;
   }
   return true;
@@ -677,6 +678,13 @@ absl::StatusOr<std::string> WriteRgn(const std::vector<v1::GameRecord>& records)
   std::string out;
   for (size_t k = 0; k < records.size(); ++k) {
     const v1::GameRecord& record = records[k];
+    if (k > 0 && record.tags().empty() && records[k - 1].actions_size() == 0) {
+      // A game without tags right after a game without moves would be read
+      // back as that game's moves.
+      return absl::InvalidArgumentError(absl::StrCat(
+          "record ", k, ": a game without tags cannot follow a game without moves in RGN (it would be "
+          "read back as that game's moves); give it a tag such as Light or Dark"));
+    }
     if (records.size() > 1 && record.tags().empty() && record.actions_size() == 0) {
       return absl::InvalidArgumentError(absl::StrCat(
           "record ", k, ": an empty game (no tags, no actions) writes nothing in RGN and would be lost"));

@@ -298,10 +298,12 @@ std::vector<std::pair<std::string, std::string>> RoyalUrTagOrder(
     if (it != tags.end()) out.emplace_back(it->first, it->second);
   }
   std::map<std::string, std::string> rest;
-  for (const auto& [name, value] : tags) {
-    if (std::find_if(std::begin(kKnown), std::end(kKnown), [&](const char* k) { return name == k; }) ==
+  for (const auto& entry : tags) {
+    // (No structured binding: clang 14 cannot capture one in a lambda.)
+    const std::string& name = entry.first;
+    if (std::find_if(std::begin(kKnown), std::end(kKnown), [&name](const char* k) { return name == k; }) ==
         std::end(kKnown)) {
-      rest.emplace(name, value);
+      rest.emplace(name, entry.second);
     }
   }
   out.insert(out.end(), rest.begin(), rest.end());

@@ -60,6 +60,19 @@ if [[ -z "$port" ]]; then
 fi
 target="127.0.0.1:$port"
 
+# Each call validates 10 games (a JSON array of the example record): heavy
+# enough that 4 admitted calls cannot keep up, however fast validation gets.
+heavy="$work/heavy.json"
+example="$(cd "$(dirname "$0")/.." && pwd)/examples/finkel-game.json"
+{
+  printf '['
+  for i in $(seq 10); do
+    [ "$i" -gt 1 ] && printf ','
+    cat "$example"
+  done
+  printf ']'
+} >"$heavy"
+
 rss_kb() { awk '/^VmRSS:/ { print $2 }' "/proc/$server_pid/status" 2>/dev/null || echo 0; }
 field() { sed -n "s/^result .*[[:space:]]$1=\([^[:space:]]*\).*/\1/p" "$2"; }
 alive() { kill -0 "$server_pid" 2>/dev/null; }
@@ -75,7 +88,7 @@ check "under capacity: calls answered" gt "$(field ok "$work/warm")" 0
 rss_before="$(rss_kb)"
 
 # Closed loop: 64 calls outstanding on 8 connections against 4 admitted.
-"$loadgen" --target "$target" --method validate --concurrency 64 --channels 8 --threads 2 \
+"$loadgen" --target "$target" --method validate --record "$heavy" --concurrency 64 --channels 8 --threads 2 \
   --seconds 5 --warmup-seconds 0.5 --timeout-ms 5000 --probe-interval-ms 100 --probe-timeout-ms 2000 \
   >"$work/closed"
 rss_mid="$(rss_kb)"
@@ -88,7 +101,7 @@ check "closed loop: health probes sent" gt "$(field probe_sent "$work/closed")" 
 check "closed loop: every health probe SERVING" eq "$(field probe_failed "$work/closed")" 0
 
 # Open loop: a fixed rate well above what 4 admitted calls can serve.
-"$loadgen" --target "$target" --method validate --rate 4000 --max-outstanding 2000 --channels 8 --threads 2 \
+"$loadgen" --target "$target" --method validate --record "$heavy" --rate 4000 --max-outstanding 500 --channels 8 --threads 2 \
   --seconds 4 --warmup-seconds 0.5 --timeout-ms 5000 --probe-interval-ms 100 --probe-timeout-ms 2000 \
   >"$work/open"
 rss_after="$(rss_kb)"
