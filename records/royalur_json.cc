@@ -45,13 +45,16 @@ v1::Finding MakeFinding(absl::string_view code, std::string message, const LineI
 // value (the parser does not say). Run on text the parser accepted.
 struct Node {
   size_t offset = 0;
-  std::vector<std::pair<std::string, Node>> members;  // an object's, raw keys
-  std::vector<Node> elements;                         // an array's
+  // An object's members as two parallel lists (a vector of pairs holding
+  // the still incomplete Node does not compile with clang 14).
+  std::vector<std::string> member_keys;  // raw keys
+  std::vector<Node> member_values;
+  std::vector<Node> elements;  // an array's
 
   const Node* Member(absl::string_view key) const {
     const Node* found = nullptr;  // the last one, as the parser keeps
-    for (const auto& [k, v] : members) {
-      if (k == key) found = &v;
+    for (size_t i = 0; i < member_keys.size(); ++i) {
+      if (member_keys[i] == key) found = &member_values[i];
     }
     return found;
   }
@@ -100,7 +103,8 @@ class Locator {
         SkipSpace();
         if (pos_ < text_.size() && text_[pos_] == ':') ++pos_;
         SkipSpace();
-        node.members.emplace_back(std::move(key), Value(depth + 1));
+        node.member_keys.push_back(std::move(key));
+        node.member_values.push_back(Value(depth + 1));
       }
       ++pos_;
     } else if (c == '[') {
