@@ -44,8 +44,9 @@ bool IsLane(char c) { return (c >= 'A' && c <= 'C') || (c >= 'a' && c <= 'c'); }
 bool IsTagName(absl::string_view name) {
   if (name.empty()) return false;
   for (char ch : name) {
-    const auto c = static_cast<unsigned char>(ch);  // bytes 0x80 and up are not printable ASCII
-    if (c <= ' ' || c >= 0x7f || c == '[' || c == ']' || c == '"') return false;
+    // Unsigned: bytes 0x80 and up (UTF-8) are allowed, as the reader takes them.
+    const auto c = static_cast<unsigned char>(ch);
+    if (c <= ' ' || c == 0x7f || c == '[' || c == ']' || c == '"') return false;
   }
   return true;
 }
