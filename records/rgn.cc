@@ -186,6 +186,13 @@ class RgnReader {
       SyntaxError(absl::StrCat("expected a tag name after '[', found ", Describe(pos_)), pos_);
       return false;
     }
+    if (!IsTagName(name)) {
+      // Control bytes in a name: refused when read, as the writer refuses them.
+      SyntaxError(absl::StrCat("tag name \"", absl::CHexEscape(name),
+                               "\" has a control character; a tag name is printable, without spaces, brackets or quotes"),
+                  name_start);
+      return false;
+    }
     if (!IsSpace(Peek())) {
       SyntaxError(absl::StrCat("expected a space and the tag's value after the name, found ", Describe(pos_)), pos_);
       return false;
