@@ -51,6 +51,19 @@ struct ParsedRecords {
   int entries = 0;
 };
 
+// What stands at byte `at` of a text, for a reader's "expected X, found Y":
+// a quoted character, a byte in hex, the end of the line or of the file.
+inline std::string DescribeAt(absl::string_view text, size_t at) {
+  if (at >= text.size()) return "the end of the file";
+  const auto c = static_cast<unsigned char>(text[at]);
+  if (c == '\n') return "the end of the line";
+  if (c < 0x20 || c >= 0x7f) {
+    static constexpr char kHex[] = "0123456789abcdef";
+    return std::string("byte 0x") + kHex[c >> 4] + kHex[c & 15];
+  }
+  return std::string("'") + static_cast<char>(c) + "'";
+}
+
 // Byte offsets to 1-based line and column, by binary search over the line
 // starts (built once per text).
 class LineIndex {

@@ -154,15 +154,7 @@ class TsnReader {
     *value = v;
     return pos_ > start;
   }
-  std::string Describe(size_t at) const {
-    if (at >= text_.size()) return "the end of the file";
-    const char c = text_[at];
-    if (c == '\n') return "the end of the line";
-    if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7f) {
-      return absl::StrCat("byte 0x", absl::Hex(static_cast<unsigned char>(c), absl::kZeroPad2));
-    }
-    return absl::StrCat("'", std::string(1, c), "'");
-  }
+  std::string Describe(size_t at) const { return DescribeAt(text_, at); }
 
   void SyntaxError(std::string message, size_t at) {
     out_.findings.push_back(MakeFinding("tsn-syntax", std::move(message), Lines(),
