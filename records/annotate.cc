@@ -5,6 +5,7 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
@@ -14,8 +15,12 @@
 namespace scribe {
 namespace {
 
-// The keys this file writes, in the order it writes them.
-constexpr absl::string_view kKeys[] = {"did", "alts", "rank", "best", "score", "race"};
+// The keys this file writes, in the order it writes them: an action's, then
+// a record's (its own comment, with winning chances).
+constexpr absl::string_view kKeys[] = {"did",   "alts", "rank", "best",   "score",     "race",
+                                       "wc",    "wt",   "wca",  "bestv",  "loss",      "mark",
+                                       "luck",  "values", "evaluator", "sum-light", "sum-dark"};
+constexpr absl::string_view kRecordKeys[] = {"values", "evaluator", "sum-light", "sum-dark"};
 
 bool IsOurKey(absl::string_view key) {
   return std::find(std::begin(kKeys), std::end(kKeys), key) != std::end(kKeys);
@@ -48,6 +53,32 @@ std::string ScoreText(double score) {
   if (!s.empty() && s.back() == '.') s.pop_back();
   if (s == "-0") s = "0";
   return s;
+}
+
+// A chance in [0, 1] as percent with three decimals: "51.857".
+std::string PercentText(double chance) {
+  std::string s = absl::StrFormat("%.3f", chance * 100);
+  if (s == "-0.000") s = "0.000";
+  return s;
+}
+
+// A difference of chances as signed percent: "+8.393", "-0.500", "0.000".
+std::string SignedPercentText(double chance) {
+  std::string s = absl::StrFormat("%+.3f", chance * 100);
+  if (s == "+0.000" || s == "-0.000") s = "0.000";
+  return s;
+}
+
+// A value's text inside [%key value]: no ']' (it would end the annotation)
+// and no line breaks.
+std::string AnnotationValue(absl::string_view text) {
+  std::string out(text);
+  for (char& c : out) {
+    if (c == ']') c = ')';
+    if (c == '[') c = '(';
+    if (c == '\n' || c == '\r' || c == '\t') c = ' ';
+  }
+  return out;
 }
 
 std::string Counted(absl::string_view word, int n) {
@@ -140,6 +171,103 @@ absl::StatusOr<AnnotatedRecord> AnnotateRecord(const v1::GameRecord& record,
   return out;
 }
 
+std::string MarkForLoss(double loss, const MarkThresholds& thresholds) {
+  if (loss >= thresholds.blunder) return std::string(kMarkBlunder);
+  if (loss >= thresholds.mistake) return std::string(kMarkMistake);
+  if (loss >= thresholds.doubtful) return std::string(kMarkDoubtful);
+  return "";
+}
+
+namespace {
+
+// The mover's chance before the throw: the evaluator's value when exact;
+// else the average over the dice of what each throw is worth, so that the
+// luck of the throws averages to zero. A finished game: 1 to its winner.
+double ChanceBefore(const Evaluator& evaluator, const Position& pos) {
+  const Rules& rules = evaluator.rules();
+  if (IsOver(rules, pos)) return FinishedValue(rules, pos);
+  return evaluator.exact() ? evaluator.Value(pos) : ExpectedValueOverThrows(evaluator, pos);
+}
+
+}  // namespace
+
+absl::Status AddWinningChances(const v1::GameRecord& record, const Evaluator& evaluator,
+                               AnnotatedRecord* annotated, const MarkThresholds& thresholds) {
+  if (annotated->rules == nullptr) return absl::InvalidArgumentError("the annotation has no rules");
+  const Rules& rules = *annotated->rules;
+  if (evaluator.rules().digest != rules.digest) {
+    const auto name = [](const Rules& r) {
+      return absl::StrCat(r.ruleset.id().empty() ? "custom rules" : r.ruleset.id(), " (digest ", r.digest, ")");
+    };
+    return absl::FailedPreconditionError(
+        absl::StrCat("the evaluator (", evaluator.name(), ") answers for ", name(evaluator.rules()),
+                     ", the record is played under ", name(rules)));
+  }
+  const std::vector<Position> positions = RecordPositions(rules, record);
+  if (positions.size() != annotated->actions.size() + 1) {
+    return absl::InvalidArgumentError("the annotation is not of this record");
+  }
+  ValuesSummary summary;
+  summary.evaluator = evaluator.name();
+  summary.exact = evaluator.exact();
+  summary.thresholds = thresholds;
+  for (ActionAnnotation& an : annotated->actions) {
+    const Position& pos = positions[an.index];
+    ActionValues v;
+    v.before = ChanceBefore(evaluator, pos);
+    const std::vector<ValuedMove> ranked = RankMovesByValue(evaluator, pos, an.roll);
+    PlayerSummary& p = summary.players[an.player];
+    ++p.throws;
+    if (!an.move) {
+      v.throw_value = v.after = ranked.empty() ? ValueAfterPass(evaluator, pos) : ranked.front().value;
+    } else {
+      v.throw_value = ranked.front().value;
+      v.after = v.throw_value;
+      for (const ValuedMove& m : ranked) {
+        if (m.move == *an.move) v.after = m.value;
+      }
+      v.loss = std::max(0.0, v.throw_value - v.after);
+      if (v.throw_value > v.after) v.best = ranked.front().move;
+      v.mark = MarkForLoss(v.loss, thresholds);
+      ++p.moves;
+      if (ranked.size() >= 2) ++p.decisions;
+      p.total_loss += v.loss;
+      p.doubtful += v.mark == kMarkDoubtful;
+      p.mistakes += v.mark == kMarkMistake;
+      p.blunders += v.mark == kMarkBlunder;
+    }
+    v.luck = v.throw_value - v.before;
+    p.total_luck += v.luck;
+    an.values = std::move(v);
+  }
+  const Position& end = positions.back();
+  const double end_mover = ChanceBefore(evaluator, end);
+  summary.end_light = end.to_move == kLight ? end_mover : 1.0 - end_mover;
+  annotated->values = std::move(summary);
+  return absl::OkStatus();
+}
+
+absl::StatusOr<AnnotatedRecord> AnnotateWithValues(const v1::GameRecord& record, const Evaluator& evaluator,
+                                                   std::shared_ptr<const Rules> rules,
+                                                   const MarkThresholds& thresholds,
+                                                   const EvaluationWeights& weights) {
+  absl::StatusOr<AnnotatedRecord> annotated = AnnotateRecord(record, std::move(rules), weights);
+  if (!annotated.ok()) return annotated;
+  if (absl::Status s = AddWinningChances(record, evaluator, &*annotated, thresholds); !s.ok()) return s;
+  return annotated;
+}
+
+std::vector<double> LightChances(const AnnotatedRecord& annotated) {
+  std::vector<double> out;
+  if (!annotated.values) return out;
+  for (const ActionAnnotation& an : annotated.actions) {
+    const double before = an.values ? an.values->before : 0.5;
+    out.push_back(an.player == kLight ? before : 1.0 - before);
+  }
+  out.push_back(annotated.values->end_light);
+  return out;
+}
+
 std::string AnnotationText(const Rules& rules, const ActionAnnotation& action, SquareStyle style) {
   std::vector<std::string> parts;
   if (!action.did.empty()) parts.push_back(absl::StrCat("[%did ", absl::StrJoin(action.did, ","), "]"));
@@ -150,6 +278,35 @@ std::string AnnotationText(const Rules& rules, const ActionAnnotation& action, S
     parts.push_back(absl::StrCat("[%score ", ScoreText(action.score), "]"));
   }
   parts.push_back(absl::StrCat("[%race ", action.race.light, "-", action.race.dark, "]"));
+  if (action.values) {
+    const ActionValues& v = *action.values;
+    parts.push_back(absl::StrCat("[%wc ", PercentText(v.before), "]"));
+    parts.push_back(absl::StrCat("[%wt ", PercentText(v.throw_value), "]"));
+    parts.push_back(absl::StrCat("[%wca ", PercentText(v.after), "]"));
+    if (v.best) {
+      parts.push_back(absl::StrCat("[%bestv ", MoveText(rules, action.player, *v.best, style), " ",
+                                   PercentText(v.throw_value), "]"));
+    }
+    if (action.move) parts.push_back(absl::StrCat("[%loss ", PercentText(v.loss), "]"));
+    if (!v.mark.empty()) parts.push_back(absl::StrCat("[%mark ", v.mark, "]"));
+    parts.push_back(absl::StrCat("[%luck ", SignedPercentText(v.luck), "]"));
+  }
+  return absl::StrJoin(parts, " ");
+}
+
+std::string RecordAnnotationText(const AnnotatedRecord& annotated) {
+  if (!annotated.values) return "";
+  const ValuesSummary& v = *annotated.values;
+  std::vector<std::string> parts;
+  parts.push_back(absl::StrCat("[%values ", v.exact ? "exact" : "estimate", "]"));
+  parts.push_back(absl::StrCat("[%evaluator ", AnnotationValue(v.evaluator), "]"));
+  for (Side s : {kLight, kDark}) {
+    const PlayerSummary& p = v.players[s];
+    parts.push_back(absl::StrCat("[%sum-", SideName(s), " moves=", p.moves, " decisions=", p.decisions,
+                                 " loss=", PercentText(p.total_loss), " doubtful=", p.doubtful,
+                                 " mistakes=", p.mistakes, " blunders=", p.blunders,
+                                 " luck=", SignedPercentText(p.total_luck), "]"));
+  }
   return absl::StrJoin(parts, " ");
 }
 
@@ -178,6 +335,19 @@ std::map<std::string, std::string> ReadAnnotations(absl::string_view comment) {
 v1::GameRecord WithAnnotations(const v1::GameRecord& record, const AnnotatedRecord& annotated,
                                SquareStyle style) {
   v1::GameRecord out = record;
+  // The record's own comment changes only with winning chances, or to drop
+  // stale ones (so that annotating without an evaluator never leaves a
+  // claim about values that are gone).
+  const std::string record_keys = RecordAnnotationText(annotated);
+  bool stale = false;
+  ForEachAnnotation(record.comment(), [&](absl::string_view key, absl::string_view, size_t, size_t) {
+    stale = stale || std::find(std::begin(kRecordKeys), std::end(kRecordKeys), key) != std::end(kRecordKeys);
+  });
+  if (!record_keys.empty() || stale) {
+    std::string comment = StripAnnotations(record.comment());
+    if (!record_keys.empty()) comment = comment.empty() ? record_keys : absl::StrCat(comment, " ", record_keys);
+    out.set_comment(comment);
+  }
   for (const ActionAnnotation& an : annotated.actions) {
     v1::Action* a = out.mutable_actions(an.index);
     std::string comment = StripAnnotations(a->comment());
@@ -215,8 +385,42 @@ v1::Annotation AnnotationToProto(const AnnotatedRecord& annotated, const std::st
     }
     a->set_race_light(an.race.light);
     a->set_race_dark(an.race.dark);
+    if (an.values) {
+      const ActionValues& v = *an.values;
+      a->set_chance_before(v.before);
+      a->set_throw_value(v.throw_value);
+      a->set_chance_after(v.after);
+      if (v.best) {
+        a->mutable_best_by_value()->set_from(v.best->from);
+        a->mutable_best_by_value()->set_to(v.best->to);
+      }
+      if (an.move) a->set_loss(v.loss);
+      a->set_mark(v.mark);
+      a->set_luck(v.luck);
+    }
   }
   if (annotated.winner) out.set_winner(ToPlayer(*annotated.winner));
+  if (annotated.values) {
+    const ValuesSummary& v = *annotated.values;
+    out.set_evaluator(v.evaluator);
+    out.set_exact(v.exact);
+    out.mutable_thresholds()->set_doubtful(v.thresholds.doubtful);
+    out.mutable_thresholds()->set_mistake(v.thresholds.mistake);
+    out.mutable_thresholds()->set_blunder(v.thresholds.blunder);
+    for (Side s : {kLight, kDark}) {
+      const PlayerSummary& p = v.players[s];
+      v1::PlayerSummary* summary = s == kLight ? out.mutable_summary_light() : out.mutable_summary_dark();
+      summary->set_throws(p.throws);
+      summary->set_moves(p.moves);
+      summary->set_decisions(p.decisions);
+      summary->set_total_loss(p.total_loss);
+      summary->set_doubtful(p.doubtful);
+      summary->set_mistakes(p.mistakes);
+      summary->set_blunders(p.blunders);
+      summary->set_total_luck(p.total_luck);
+    }
+    for (double c : LightChances(annotated)) out.add_light_chance(c);
+  }
   return out;
 }
 

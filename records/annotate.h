@@ -9,6 +9,13 @@
 //      1. L 4:0-4* {[%did entered,rosette,extra-throw] [%alts 1] [%rank 1/1]
 //         [%score 8] [%race 101-105]}
 //  - as scribe.v1.Annotation (proto/scribe/v1/record.proto), for JSON.
+//
+// With an Evaluator (engine/evaluator.h: an exact solved table or a search
+// estimate), AnnotateWithValues adds winning chances to every action: the
+// mover's chance before the throw, the value of the throw, the chance after
+// the move played, the best move by value, the loss, an error mark and the
+// luck of the throw, with a summary per player and the evaluator's name and
+// exactness (docs/annotation.md, "Winning chances").
 #ifndef SCRIBE_RECORDS_ANNOTATE_H_
 #define SCRIBE_RECORDS_ANNOTATE_H_
 
@@ -21,6 +28,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "engine/evaluate.h"
+#include "engine/evaluator.h"
 #include "engine/position.h"
 #include "engine/rules.h"
 #include "records/tsn.h"
@@ -41,6 +49,71 @@ inline constexpr absl::string_view kDidWon = "won";
 inline constexpr absl::string_view kDidForced = "forced";
 inline constexpr absl::string_view kDidPass = "pass";
 
+// Error marks, in the spirit of GNU Backgammon's: by the winning chance a
+// move loses against the best move (docs/annotation.md, "Winning chances").
+inline constexpr absl::string_view kMarkDoubtful = "?!";
+inline constexpr absl::string_view kMarkMistake = "?";
+inline constexpr absl::string_view kMarkBlunder = "??";
+
+// A move is marked when its loss (a chance in [0, 1]) reaches a threshold:
+// 2 points of winning chance "?!", 5 points "?", 10 points "??".
+struct MarkThresholds {
+  double doubtful = 0.02;
+  double mistake = 0.05;
+  double blunder = 0.10;
+};
+
+// "", "?!", "?" or "??" for a loss.
+std::string MarkForLoss(double loss, const MarkThresholds& thresholds = {});
+
+// The winning chances of one action, all for the side that threw (the
+// mover), in [0, 1].
+struct ActionValues {
+  // The mover's chance before the throw: the evaluator's Value of the
+  // position when it is exact; for an estimate, ExpectedValueOverThrows
+  // (the average of `throw_value` over the dice), so that luck averages to
+  // zero exactly.
+  double before = 0;
+  // What the throw is worth: ValueOfThrow (the best move's value, or the
+  // pass value when the throw has no move).
+  double throw_value = 0;
+  // After the move played (ValueAfterMove), or after the pass.
+  double after = 0;
+  // The best move by value, when it is worth more than the move played
+  // (equal values: the first in LegalMoves order); its value is
+  // `throw_value`.
+  std::optional<Move> best;
+  // throw_value - after: >= 0, 0 for the best move and on a pass.
+  double loss = 0;
+  std::string mark;  // MarkForLoss(loss): "", "?!", "?", "??"
+  // throw_value - before: how much better (or worse) this throw is than
+  // the average throw.
+  double luck = 0;
+};
+
+// One side's game, from the winning chances.
+struct PlayerSummary {
+  int throws = 0;     // actions (moves and passes)
+  int moves = 0;      // actions that moved a piece
+  int decisions = 0;  // moves with at least two legal moves to choose from
+  double total_loss = 0;
+  int doubtful = 0;
+  int mistakes = 0;
+  int blunders = 0;
+  double total_luck = 0;
+};
+
+// What the winning chances of a record come from, and each side's summary.
+struct ValuesSummary {
+  std::string evaluator;  // Evaluator::name()
+  bool exact = false;     // Evaluator::exact(): a solved table, not an estimate
+  MarkThresholds thresholds;
+  PlayerSummary players[2];  // by Side: light, dark
+  // Light's chance in the position after the last action (1 or 0 when the
+  // game is over), computed as `before` is.
+  double end_light = 0;
+};
+
 struct ActionAnnotation {
   int index = 0;
   Side player = kLight;
@@ -58,6 +131,8 @@ struct ActionAnnotation {
   std::optional<Move> best;
   double best_score = 0;
   RaceStanding race;     // after the action
+  // Winning chances, when annotated with an evaluator.
+  std::optional<ActionValues> values;
 };
 
 struct AnnotatedRecord {
@@ -66,6 +141,8 @@ struct AnnotatedRecord {
   RaceStanding start_race;
   std::vector<ActionAnnotation> actions;
   std::optional<Side> winner;
+  // When annotated with an evaluator.
+  std::optional<ValuesSummary> values;
 };
 
 // Annotates every action of a legal record (finished or not), under its
@@ -75,24 +152,57 @@ absl::StatusOr<AnnotatedRecord> AnnotateRecord(const v1::GameRecord& record,
                                                std::shared_ptr<const Rules> rules = nullptr,
                                                const EvaluationWeights& weights = {});
 
+// AnnotateRecord, then winning chances from `evaluator` for every action.
+// The record is annotated under `rules` when given, else its own ruleset;
+// FAILED_PRECONDITION, naming both, when the evaluator answers for other
+// rules (another digest).
+absl::StatusOr<AnnotatedRecord> AnnotateWithValues(const v1::GameRecord& record, const Evaluator& evaluator,
+                                                   std::shared_ptr<const Rules> rules = nullptr,
+                                                   const MarkThresholds& thresholds = {},
+                                                   const EvaluationWeights& weights = {});
+
+// Adds winning chances to an annotation of `record` (AnnotateRecord's
+// result for it): fills every action's `values` and the record's.
+absl::Status AddWinningChances(const v1::GameRecord& record, const Evaluator& evaluator,
+                               AnnotatedRecord* annotated, const MarkThresholds& thresholds = {});
+
+// Light's chance in the position after each of the first k actions, k = 0
+// .. actions.size() (one point per ply, the start included): from each
+// action's `before` and the summary's `end_light`. Empty without values.
+std::vector<double> LightChances(const AnnotatedRecord& annotated);
+
 // The annotation keys of one action, as written in a comment:
 // "[%did entered,rosette] [%alts 3] [%rank 2/3] [%best 0-4] [%score 2.5]
-// [%race 82-90]". Moves are written as TSN writes them in `style`.
+// [%race 82-90]", then, with winning chances, "[%wc 51.857] [%wt 60.250]
+// [%wca 48.020] [%bestv 9-11 60.250] [%loss 12.230] [%mark ??]
+// [%luck +8.393]" (percent). Moves are written as TSN writes them in
+// `style`.
 std::string AnnotationText(const Rules& rules, const ActionAnnotation& action, SquareStyle style);
 
+// The keys of a record's own comment (before the first action) when it is
+// annotated with winning chances: "[%values exact] [%evaluator table finkel
+// 13f33ad0] [%sum-light moves=12 decisions=8 loss=13.402 doubtful=1
+// mistakes=0 blunders=1 luck=-5.200] [%sum-dark ...]". Empty without.
+std::string RecordAnnotationText(const AnnotatedRecord& annotated);
+
 // The comment without the annotation keys this file writes (did, alts,
-// rank, best, score, race); other text and other [%key] annotations stay.
+// rank, best, score, race, wc, wt, wca, bestv, loss, mark, luck, values,
+// evaluator, sum-light, sum-dark); other text and other [%key] annotations
+// stay.
 std::string StripAnnotations(absl::string_view comment);
 
 // The [%key value] annotations of a comment, by key (the last one wins).
 std::map<std::string, std::string> ReadAnnotations(absl::string_view comment);
 
 // The record with each action's comment carrying its annotations (old
-// annotation keys replaced, the rest of the comment kept).
+// annotation keys replaced, the rest of the comment kept), and the record's
+// comment carrying RecordAnnotationText (old record keys removed).
 v1::GameRecord WithAnnotations(const v1::GameRecord& record, const AnnotatedRecord& annotated,
                                SquareStyle style = SquareStyle::kPathNumbers);
 
 // As scribe.v1.Annotation; `ruleset` is the record's ruleset reference.
+// With winning chances: every action's value fields, the evaluator, its
+// exactness, the thresholds, the summaries and light's chance per ply.
 v1::Annotation AnnotationToProto(const AnnotatedRecord& annotated, const std::string& ruleset);
 
 // The positions of a record: the start, then the position after each of

@@ -372,4 +372,118 @@ std::string SvgBoard(const Rules& rules, const Position& pos, const SvgOptions& 
   return w.Take();
 }
 
+absl::StatusOr<std::string> SvgChanceGraph(const AnnotatedRecord& annotated, const ChanceGraphOptions& options) {
+  if (!annotated.values) return absl::InvalidArgumentError("the record is not annotated with winning chances");
+  const ValuesSummary& values = *annotated.values;
+  const std::vector<double> chances = LightChances(annotated);
+  const int plies = static_cast<int>(chances.size()) - 1;
+  const double left = 56, right = 24, top = 44, bottom = 58;
+  const double plot_w = std::max(320.0, static_cast<double>(std::max(1, options.ply_width)) * std::max(1, plies));
+  const double plot_h = std::max(80, options.plot_height);
+  const double width = left + plot_w + right;
+  const double height = top + plot_h + bottom;
+  auto x = [&](int ply) { return left + plot_w * ply / std::max(1, plies); };
+  auto y = [&](double chance) { return top + plot_h * (1.0 - std::clamp(chance, 0.0, 1.0)); };
+  const std::string kind = values.exact ? "exact" : "estimate";
+  const std::string title =
+      absl::StrCat("light's winning chance \xE2\x80\x94 ", values.evaluator, " (", kind, ")");
+  const std::string caption = options.caption.empty() ? title : options.caption;
+
+  SvgWriter w;
+  w.Line("<?xml version=\"1.0\" encoding=\"UTF-8\"?>");
+  w.Open(absl::StrCat("<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"", Num(width),
+                      "\" height=\"", Num(height), "\" viewBox=\"0 0 ", Num(width), " ", Num(height), "\">"));
+  w.Line(absl::StrCat("<title>", XmlEscape(title), "</title>"));
+  w.Line(absl::StrCat("<desc>", XmlEscape(absl::StrCat(
+                                    "values ", kind, " from ", values.evaluator, "; ", plies, " actions; ",
+                                    annotated.winner ? absl::StrCat(SideName(*annotated.winner), " won")
+                                                     : std::string("unfinished"))),
+                      "</desc>"));
+  w.Line(absl::StrCat("<rect x=\"0\" y=\"0\" width=\"", Num(width), "\" height=\"", Num(height),
+                      "\" fill=\"#f6f1e4\"/>"));
+  w.Line(absl::StrCat("<text x=\"", Num(width / 2), "\" y=\"26\" text-anchor=\"middle\" font-family=\"", kFont,
+                      "\" font-size=\"15\" fill=\"#3b2f1e\">", XmlEscape(caption), "</text>"));
+  // The plot: light's half above 50%, dark's below.
+  w.Line(absl::StrCat("<rect class=\"plot\" x=\"", Num(left), "\" y=\"", Num(top), "\" width=\"", Num(plot_w),
+                      "\" height=\"", Num(plot_h), "\" fill=\"#fffdf7\" stroke=\"#9c7a45\" stroke-width=\"1\"/>"));
+  w.Open("<g class=\"grid\">");
+  for (int p = 0; p <= 100; p += 25) {
+    const double gy = y(p / 100.0);
+    if (p != 50) {
+      w.Line(absl::StrCat("<line x1=\"", Num(left), "\" y1=\"", Num(gy), "\" x2=\"", Num(left + plot_w),
+                          "\" y2=\"", Num(gy), "\" stroke=\"#e4d9bf\" stroke-width=\"1\"/>"));
+    }
+    w.Line(absl::StrCat("<text x=\"", Num(left - 6), "\" y=\"", Num(gy + 4), "\" text-anchor=\"end\" font-family=\"",
+                        kFont, "\" font-size=\"11\" fill=\"#3b2f1e\">", p, "%</text>"));
+  }
+  // Ply ticks: at most about a dozen, on round numbers.
+  int tick = 1;
+  for (int step : {1, 2, 5, 10, 20, 25, 50, 100, 200, 500, 1000}) {
+    tick = step;
+    if (plies / step <= 12) break;
+  }
+  for (int k = 0; k <= plies; k += tick) {
+    w.Line(absl::StrCat("<text x=\"", Num(x(k)), "\" y=\"", Num(top + plot_h + 16),
+                        "\" text-anchor=\"middle\" font-family=\"", kFont, "\" font-size=\"11\" fill=\"#3b2f1e\">", k,
+                        "</text>"));
+  }
+  w.Line(absl::StrCat("<text x=\"", Num(left + plot_w / 2), "\" y=\"", Num(top + plot_h + 32),
+                      "\" text-anchor=\"middle\" font-family=\"", kFont,
+                      "\" font-size=\"11\" fill=\"#6b5a40\">actions played (ply)</text>"));
+  w.Close("</g>");
+  w.Line(absl::StrCat("<line class=\"even\" x1=\"", Num(left), "\" y1=\"", Num(y(0.5)), "\" x2=\"",
+                      Num(left + plot_w), "\" y2=\"", Num(y(0.5)),
+                      "\" stroke=\"#6b5a40\" stroke-width=\"1.2\" stroke-dasharray=\"6 4\"/>"));
+  std::string points;
+  for (int k = 0; k <= plies; ++k) {
+    absl::StrAppend(&points, k == 0 ? "" : " ", Num(x(k)), ",", Num(y(chances[k])));
+  }
+  w.Line(absl::StrCat("<polyline class=\"chance\" points=\"", points, "\" fill=\"none\" stroke=\"", kFrame,
+                      "\" stroke-width=\"2\" stroke-linejoin=\"round\"/>"));
+  const double dot = std::clamp(options.ply_width * 0.22, 1.2, 3.0);
+  for (int k = 0; k <= plies; ++k) {
+    w.Open(absl::StrCat("<circle class=\"ply\" cx=\"", Num(x(k)), "\" cy=\"", Num(y(chances[k])), "\" r=\"",
+                        Num(dot), "\" fill=\"", kFrame, "\">"));
+    w.Line(absl::StrCat("<title>", k == 0 ? std::string("the start") : absl::StrCat("after ", k, " actions"),
+                        ": light ", absl::StrFormat("%.1f", chances[k] * 100), "%</title>"));
+    w.Close("</circle>");
+  }
+  // The marks, at the point after the marked move.
+  for (const ActionAnnotation& an : annotated.actions) {
+    if (!an.values || an.values->mark.empty() || !an.move) continue;
+    const std::string& mark = an.values->mark;
+    const char* name = mark == kMarkBlunder ? "blunder" : mark == kMarkMistake ? "mistake" : "doubtful";
+    const char* colour = mark == kMarkBlunder ? "#c0201a" : mark == kMarkMistake ? "#e06c00" : "#d4a017";
+    const int k = an.index + 1;
+    const double mx = x(k), my = y(chances[k]);
+    // Above the line for light's mistakes, below for dark's: towards the
+    // side that lost.
+    const double label_y = an.player == kLight ? my - 9 : my + 17;
+    w.Open(absl::StrCat("<g class=\"mark ", name, " ", SideName(an.player), "\">"));
+    std::string best;
+    if (an.values->best) best = absl::StrCat(", best ", an.values->best->from, "-", an.values->best->to);
+    w.Line(absl::StrCat("<title>", XmlEscape(absl::StrCat(
+                                       "action ", an.index, ": ", SideName(an.player), " ", an.roll, ":",
+                                       an.move->from, "-", an.move->to, " ", mark, " loses ",
+                                       absl::StrFormat("%.1f", an.values->loss * 100), " points", best)),
+                        "</title>"));
+    w.Line(absl::StrCat("<circle cx=\"", Num(mx), "\" cy=\"", Num(my), "\" r=\"", Num(dot + 2.5),
+                        "\" fill=\"none\" stroke=\"", colour, "\" stroke-width=\"2\"/>"));
+    w.Line(absl::StrCat("<text x=\"", Num(mx), "\" y=\"", Num(label_y), "\" text-anchor=\"middle\" font-family=\"",
+                        kFont, "\" font-size=\"11\" font-weight=\"bold\" fill=\"", colour, "\">", XmlEscape(mark),
+                        "</text>"));
+    w.Close("</g>");
+  }
+  // The legend.
+  w.Line(absl::StrCat("<text x=\"", Num(left), "\" y=\"", Num(height - 8), "\" font-family=\"", kFont,
+                      "\" font-size=\"11\" fill=\"#6b5a40\">",
+                      XmlEscape(absl::StrCat("above 50%: light ahead; marks: ?! doubtful (loss \xE2\x89\xA5 ",
+                                             Num(values.thresholds.doubtful * 100), "), ? mistake (\xE2\x89\xA5 ",
+                                             Num(values.thresholds.mistake * 100), "), ?? blunder (\xE2\x89\xA5 ",
+                                             Num(values.thresholds.blunder * 100), " points)")),
+                      "</text>"));
+  w.Close("</svg>");
+  return w.Take();
+}
+
 }  // namespace scribe

@@ -1,5 +1,6 @@
 // Pictures of a position: a text board for the terminal and an SVG picture
-// of the real board (docs/annotation.md shows both).
+// of the real board (docs/annotation.md shows both); and a graph of the
+// winning chances over an annotated game.
 //
 // Both draw the board of the rules (engine/board.h) with lanes as rows, A
 // (light's own lane) on top, B in the middle, C (dark's own lane) below,
@@ -30,8 +31,10 @@
 
 #include <string>
 
+#include "absl/status/statusor.h"
 #include "engine/position.h"
 #include "engine/rules.h"
+#include "records/annotate.h"
 
 namespace scribe {
 
@@ -55,6 +58,29 @@ struct SvgOptions {
 // "piece light|dark board|waiting|off" (a board disc's <text class="count">
 // holds its count when more than one).
 std::string SvgBoard(const Rules& rules, const Position& pos, const SvgOptions& options = {});
+
+struct ChanceGraphOptions {
+  // A title over the graph; empty for "light's winning chance - <evaluator>
+  // (exact|estimate)". The evaluator and its exactness are always in the
+  // document's <title>, whatever the caption.
+  std::string caption;
+  // Horizontal room per ply, in SVG user units (the plot is at least 320
+  // wide), and the plot's height.
+  int ply_width = 10;
+  int plot_height = 240;
+};
+
+// A standalone SVG 1.1 graph of light's winning chance over a record
+// annotated with winning chances (AnnotateWithValues): one point per ply
+// (the start, then after each action: LightChances), joined by a line, a
+// 50% line, and a mark ("?!", "?", "??") at the point after each marked
+// move, coloured by the mark. INVALID_ARGUMENT without winning chances.
+//
+// Classes for programs: "chance" (the <polyline>), "ply" (one <circle> per
+// point, its <title> "after N actions: light 51.9%"), "even" (the 50%
+// line), "mark doubtful|mistake|blunder light|dark" (one <g> per marked
+// move).
+absl::StatusOr<std::string> SvgChanceGraph(const AnnotatedRecord& annotated, const ChanceGraphOptions& options = {});
 
 }  // namespace scribe
 

@@ -2,14 +2,22 @@
 // (records/annotate.h): each term of the evaluation on positions built for
 // it, each annotation tag on a position that shows it, every capture and
 // extra throw of the reference games annotated as such, and annotated TSN
-// that is still a legal record with the same moves.
+// that is still a legal record with the same moves. Winning chances from an
+// exact evaluator solved here for finkel(pieces=2) (and a noisy estimate
+// made from it): losses, marks, luck, summaries, the TSN keys, the JSON
+// fields, and the graph.
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/match.h"
@@ -17,13 +25,16 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "engine/evaluate.h"
+#include "engine/evaluator.h"
 #include "engine/position.h"
+#include "engine/random.h"
 #include "engine/ruleset.h"
 #include "gtest/gtest.h"
 #include "records/annotate.h"
 #include "records/formats.h"
 #include "records/json_record.h"
 #include "records/position_string.h"
+#include "records/render.h"
 #include "records/tsn.h"
 #include "tests/test_data.h"
 
@@ -569,6 +580,596 @@ TEST_P(AnnotateReferenceTest, AnnotatedTsnIsTheSameLegalRecord) {
 INSTANTIATE_TEST_SUITE_P(Presets, AnnotateReferenceTest,
                          ::testing::Values("finkel", "finkel-blank4", "masters", "blitz", "sawah", "sawah-tablet",
                                            "sawah-marks", "turnover", "murray", "skiriuk"));
+
+// --- winning chances ------------------------------------------------------------
+//
+// An exact evaluator written here, so that these tests depend on neither the
+// solved tables (analysis/table.h) nor the search (engine/search.h): every
+// position reachable from the start (either side first), solved by plain
+// value iteration in double until no value moves by more than 1e-14.
+
+struct PositionHash {
+  size_t operator()(const Position& pos) const {
+    const std::string_view bytes(reinterpret_cast<const char*>(pos.count), sizeof(pos.count));
+    return std::hash<std::string_view>{}(bytes) * 3 + pos.to_move;
+  }
+};
+
+class ExactTestEvaluator : public Evaluator {
+ public:
+  explicit ExactTestEvaluator(std::shared_ptr<const Rules> rules) : rules_(std::move(rules)) {
+    const Rules& r = *rules_;
+    std::vector<Position> queue = {StartPosition(r, kLight), StartPosition(r, kDark)};
+    for (const Position& p : queue) index_.emplace(p, static_cast<int>(index_.size()));
+    // Successors per position and outcome: the index of the next position
+    // (-1: the mover has won), and whether the mover still moves there.
+    struct Succ {
+      int next;
+      bool same_side;
+    };
+    std::vector<std::vector<std::vector<Succ>>> succ;
+    for (size_t i = 0; i < queue.size(); ++i) {
+      const Position pos = queue[i];
+      std::vector<std::vector<Succ>> per_outcome;
+      auto add = [&](const Position& next) {
+        auto [it, fresh] = index_.emplace(next, static_cast<int>(index_.size()));
+        if (fresh) queue.push_back(next);
+        return it->second;
+      };
+      for (const RollOutcome& o : r.outcomes) {
+        std::vector<Succ> s;
+        MoveList moves;
+        LegalMoves(r, pos, o.roll, &moves);
+        if (moves.empty()) {
+          Position next = pos;
+          PassTurn(&next);
+          s.push_back({add(next), false});
+        }
+        for (const Move& m : moves) {
+          Position next = pos;
+          const MoveResult result = ApplyMove(r, &next, m);
+          s.push_back(result.won ? Succ{-1, true} : Succ{add(next), result.extra_roll});
+        }
+        per_outcome.push_back(std::move(s));
+      }
+      succ.push_back(std::move(per_outcome));
+    }
+    positions_ = queue;
+    values_.assign(queue.size(), 0.5);
+    const double total = static_cast<double>(1u << r.dice_count);
+    for (sweeps_ = 0; sweeps_ < 100000; ++sweeps_) {
+      double delta = 0;
+      for (size_t i = 0; i < values_.size(); ++i) {
+        double v = 0;
+        for (size_t k = 0; k < r.outcomes.size(); ++k) {
+          double best = 0;
+          for (const Succ& s : succ[i][k]) {
+            const double w = s.next < 0 ? 1.0 : s.same_side ? values_[s.next] : 1.0 - values_[s.next];
+            best = std::max(best, w);
+          }
+          v += r.outcomes[k].weight / total * best;
+        }
+        delta = std::max(delta, std::abs(v - values_[i]));
+        values_[i] = v;
+      }
+      if (delta < 1e-14) break;
+    }
+  }
+
+  double Value(const Position& pos) const override {
+    if (IsOver(*rules_, pos)) return FinishedValue(*rules_, pos);
+    auto it = index_.find(pos);
+    EXPECT_NE(it, index_.end()) << "a position the test evaluator never reached";
+    return it == index_.end() ? 0.5 : values_[it->second];
+  }
+  bool exact() const override { return true; }
+  std::string name() const override { return absl::StrCat("test exact ", rules_->ruleset.id()); }
+  const Rules& rules() const override { return *rules_; }
+
+  const std::vector<Position>& positions() const { return positions_; }
+  int sweeps() const { return sweeps_; }
+
+ private:
+  std::shared_ptr<const Rules> rules_;
+  std::unordered_map<Position, int, PositionHash> index_;
+  std::vector<Position> positions_;
+  std::vector<double> values_;
+  int sweeps_ = 0;
+};
+
+// An estimate: the exact values, each off by a fixed amount of up to 3
+// points that depends on the position.
+class NoisyTestEvaluator : public Evaluator {
+ public:
+  explicit NoisyTestEvaluator(const ExactTestEvaluator& exact) : exact_(exact) {}
+  double Value(const Position& pos) const override {
+    if (IsOver(exact_.rules(), pos)) return FinishedValue(exact_.rules(), pos);
+    const double noise = static_cast<double>(PositionHash{}(pos) % 1001) / 1000.0 * 0.06 - 0.03;
+    return std::clamp(exact_.Value(pos) + noise, 0.0, 1.0);
+  }
+  bool exact() const override { return false; }
+  std::string name() const override { return "test estimate [noisy]"; }
+  const Rules& rules() const override { return exact_.rules(); }
+
+ private:
+  const ExactTestEvaluator& exact_;
+};
+
+// One evaluator per test program: the solve takes a fraction of a second.
+const ExactTestEvaluator& Exact2() {
+  static const ExactTestEvaluator* evaluator = new ExactTestEvaluator(MustLoad("finkel(pieces=2)"));
+  return *evaluator;
+}
+
+constexpr char kTwo[] = "finkel(pieces=2)";
+
+// A record of one throw (and move, unless `move` is absent) from `pos`.
+v1::GameRecord OneThrow(const Rules& rules, const Position& pos, int roll, std::optional<Move> move) {
+  v1::GameRecord record;
+  record.set_ruleset(kTwo);
+  record.set_start_position(PositionToString(rules, pos));
+  v1::Action* a = record.add_actions();
+  a->set_roll(roll);
+  if (move) {
+    a->set_from(move->from);
+    a->set_to(move->to);
+  }
+  return record;
+}
+
+AnnotatedRecord MustAnnotateWith(const v1::GameRecord& record, const Evaluator& evaluator) {
+  auto annotated = AnnotateWithValues(record, evaluator);
+  EXPECT_TRUE(annotated.ok()) << annotated.status() << "\n" << record.ShortDebugString();
+  return annotated.ok() ? *annotated : AnnotatedRecord();
+}
+
+// A random legal game of `rules`, to the end.
+v1::GameRecord RandomGame(const Rules& rules, const std::string& ruleset, uint64_t seed) {
+  Rng rng(seed);
+  v1::GameRecord record;
+  record.set_ruleset(ruleset);
+  Position pos = StartPosition(rules);
+  MoveList moves;
+  while (!IsOver(rules, pos)) {
+    const int roll = rng.Throw(rules);
+    LegalMoves(rules, pos, roll, &moves);
+    v1::Action* a = record.add_actions();
+    a->set_roll(roll);
+    if (moves.empty()) {
+      PassTurn(&pos);
+      continue;
+    }
+    const Move m = moves[rng.Below(moves.size())];
+    a->set_from(m.from);
+    a->set_to(m.to);
+    ApplyMove(rules, &pos, m);
+  }
+  return record;
+}
+
+TEST(ValuesTest, TheTestEvaluatorIsSolved) {
+  const ExactTestEvaluator& exact = Exact2();
+  EXPECT_GT(exact.positions().size(), 1000u);
+  EXPECT_LT(exact.sweeps(), 100000);
+  // A solved table agrees with itself one throw deeper, everywhere.
+  double worst = 0;
+  for (const Position& pos : exact.positions()) {
+    worst = std::max(worst, std::abs(exact.Value(pos) - ExpectedValueOverThrows(exact, pos)));
+  }
+  EXPECT_LT(worst, 1e-12);
+  // Symmetry: either side to move at the start has the same chance.
+  const Rules& r = exact.rules();
+  EXPECT_NEAR(exact.Value(StartPosition(r, kLight)), exact.Value(StartPosition(r, kDark)), 1e-12);
+}
+
+TEST(ValuesTest, MarksByThreshold) {
+  EXPECT_EQ(MarkForLoss(0), "");
+  EXPECT_EQ(MarkForLoss(0.0199), "");
+  EXPECT_EQ(MarkForLoss(0.02), "?!");
+  EXPECT_EQ(MarkForLoss(0.0499), "?!");
+  EXPECT_EQ(MarkForLoss(0.05), "?");
+  EXPECT_EQ(MarkForLoss(0.0999), "?");
+  EXPECT_EQ(MarkForLoss(0.10), "??");
+  EXPECT_EQ(MarkForLoss(1.0), "??");
+  const MarkThresholds strict{0.01, 0.02, 0.03};
+  EXPECT_EQ(MarkForLoss(0.025, strict), "?");
+}
+
+// Every position and throw with a choice, each move played: the best move
+// loses nothing, the others what they are worth less, marked by the
+// thresholds; and every mark is met somewhere.
+TEST(ValuesTest, LossAndMarkOfEveryMoveOfManyPositions) {
+  const ExactTestEvaluator& exact = Exact2();
+  const Rules& r = exact.rules();
+  std::map<std::string, int> marks;
+  int checked = 0;
+  for (size_t i = 0; i < exact.positions().size() && checked < 400; i += 7) {
+    const Position& pos = exact.positions()[i];
+    for (const RollOutcome& o : r.outcomes) {
+      const std::vector<ValuedMove> ranked = RankMovesByValue(exact, pos, o.roll);
+      if (ranked.size() < 2) continue;
+      ++checked;
+      for (const ValuedMove& played : ranked) {
+        const AnnotatedRecord a = MustAnnotateWith(OneThrow(r, pos, o.roll, played.move), exact);
+        ASSERT_EQ(a.actions.size(), 1u);
+        ASSERT_TRUE(a.actions[0].values.has_value());
+        const ActionValues& v = *a.actions[0].values;
+        EXPECT_EQ(v.throw_value, ranked.front().value);
+        EXPECT_EQ(v.after, played.value);
+        EXPECT_GE(v.loss, 0);
+        EXPECT_EQ(v.loss, ranked.front().value - played.value);
+        EXPECT_EQ(v.mark, MarkForLoss(v.loss));
+        EXPECT_EQ(v.best.has_value(), v.loss > 0);
+        if (v.best) {
+          EXPECT_EQ(*v.best, ranked.front().move);
+        }
+        if (played.move == ranked.front().move) {
+          EXPECT_EQ(v.loss, 0);
+          EXPECT_EQ(v.mark, "");
+        }
+        ++marks[v.mark];
+      }
+    }
+  }
+  EXPECT_GT(checked, 100);
+  for (const char* mark : {"", "?!", "?", "??"}) EXPECT_GT(marks[mark], 0) << "no move marked \"" << mark << "\"";
+}
+
+// The luck of every throw from a position, weighted by the dice, sums to
+// zero; the chance before the throw is the expected value of the throws.
+void ExpectLuckAveragesToZero(const Evaluator& evaluator, double tolerance) {
+  const ExactTestEvaluator& exact = Exact2();
+  const Rules& r = exact.rules();
+  const double total = static_cast<double>(1u << r.dice_count);
+  for (size_t i = 0; i < exact.positions().size(); i += 211) {
+    const Position& pos = exact.positions()[i];
+    double luck = 0, expected = 0, before = -1;
+    for (const RollOutcome& o : r.outcomes) {
+      const std::vector<ValuedMove> ranked = RankMovesByValue(evaluator, pos, o.roll);
+      const std::optional<Move> move = ranked.empty() ? std::nullopt : std::optional<Move>(ranked.back().move);
+      const AnnotatedRecord a = MustAnnotateWith(OneThrow(r, pos, o.roll, move), evaluator);
+      ASSERT_EQ(a.actions.size(), 1u);
+      const ActionValues& v = *a.actions[0].values;
+      if (before >= 0) {
+        EXPECT_EQ(v.before, before);  // the same for every throw
+      }
+      before = v.before;
+      luck += o.weight / total * v.luck;
+      expected += o.weight / total * v.throw_value;
+      EXPECT_EQ(v.luck, v.throw_value - v.before);
+    }
+    EXPECT_NEAR(luck, 0, tolerance) << PositionToString(r, pos);
+    EXPECT_NEAR(before, expected, tolerance) << PositionToString(r, pos);
+  }
+}
+
+TEST(ValuesTest, LuckAveragesToZeroForAnExactEvaluator) {
+  const ExactTestEvaluator& exact = Exact2();
+  ExpectLuckAveragesToZero(exact, 1e-12);
+  // And the chance before is the table's value.
+  const Rules& r = exact.rules();
+  const Position start = StartPosition(r);
+  const AnnotatedRecord a = MustAnnotateWith(OneThrow(r, start, 0, std::nullopt), exact);
+  EXPECT_EQ(a.actions[0].values->before, exact.Value(start));
+}
+
+TEST(ValuesTest, LuckAveragesToZeroForAnEstimate) {
+  const NoisyTestEvaluator noisy(Exact2());
+  ExpectLuckAveragesToZero(noisy, 1e-14);
+  const Rules& r = noisy.rules();
+  const Position start = StartPosition(r);
+  const AnnotatedRecord a = MustAnnotateWith(OneThrow(r, start, 0, std::nullopt), noisy);
+  EXPECT_EQ(a.actions[0].values->before, ExpectedValueOverThrows(noisy, start));
+  EXPECT_FALSE(a.values->exact);
+}
+
+TEST(ValuesTest, WholeGamesAndTheirSummary) {
+  const ExactTestEvaluator& exact = Exact2();
+  const Rules& r = exact.rules();
+  for (uint64_t seed = 1; seed <= 20; ++seed) {
+    const v1::GameRecord record = RandomGame(r, kTwo, seed);
+    const AnnotatedRecord a = MustAnnotateWith(record, exact);
+    ASSERT_EQ(a.actions.size(), static_cast<size_t>(record.actions_size()));
+    ASSERT_TRUE(a.values.has_value());
+    EXPECT_TRUE(a.values->exact);
+    EXPECT_EQ(a.values->evaluator, "test exact finkel(pieces=2)");
+    PlayerSummary want[2];
+    for (size_t i = 0; i < a.actions.size(); ++i) {
+      const ActionAnnotation& an = a.actions[i];
+      ASSERT_TRUE(an.values.has_value());
+      const ActionValues& v = *an.values;
+      EXPECT_GE(v.loss, 0);
+      EXPECT_GE(v.before, 0);
+      EXPECT_LE(v.before, 1);
+      EXPECT_EQ(v.mark, MarkForLoss(v.loss));
+      EXPECT_NEAR(v.throw_value - v.after, v.loss, 1e-15);
+      EXPECT_EQ(v.luck, v.throw_value - v.before);
+      if (!an.move) {
+        EXPECT_EQ(v.loss, 0);
+      }
+      // The chance after the move is the next throw's chance before, for
+      // whoever throws it.
+      if (i + 1 < a.actions.size()) {
+        const ActionAnnotation& next = a.actions[i + 1];
+        EXPECT_NEAR(next.player == an.player ? next.values->before : 1 - next.values->before, v.after, 1e-12);
+      }
+      PlayerSummary& p = want[an.player];
+      ++p.throws;
+      p.moves += an.move.has_value();
+      p.decisions += an.move.has_value() && an.alternatives >= 2;
+      p.total_loss += v.loss;
+      p.doubtful += v.mark == "?!";
+      p.mistakes += v.mark == "?";
+      p.blunders += v.mark == "??";
+      p.total_luck += v.luck;
+    }
+    for (Side s : {kLight, kDark}) {
+      const PlayerSummary& got = a.values->players[s];
+      EXPECT_EQ(got.throws, want[s].throws);
+      EXPECT_EQ(got.moves, want[s].moves);
+      EXPECT_EQ(got.decisions, want[s].decisions);
+      EXPECT_NEAR(got.total_loss, want[s].total_loss, 1e-12);
+      EXPECT_EQ(got.doubtful, want[s].doubtful);
+      EXPECT_EQ(got.mistakes, want[s].mistakes);
+      EXPECT_EQ(got.blunders, want[s].blunders);
+      EXPECT_NEAR(got.total_luck, want[s].total_luck, 1e-12);
+    }
+    // One chance per ply; the game is over, so light's last is 1 or 0.
+    const std::vector<double> chances = LightChances(a);
+    ASSERT_EQ(chances.size(), a.actions.size() + 1);
+    ASSERT_TRUE(a.winner.has_value());
+    EXPECT_EQ(chances.back(), *a.winner == kLight ? 1.0 : 0.0);
+    EXPECT_NEAR(chances.front(), exact.Value(StartPosition(r)), 1e-15);
+  }
+}
+
+TEST(ValuesTest, AnEvaluatorForOtherRulesIsRefused) {
+  const v1::GameRecord record = RecordFrom("finkel", "", {{3, 0, 3}});
+  auto a = AnnotateWithValues(record, Exact2());
+  ASSERT_FALSE(a.ok());
+  EXPECT_EQ(a.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_TRUE(absl::StrContains(a.status().message(), "test exact finkel(pieces=2)")) << a.status();
+  EXPECT_TRUE(absl::StrContains(a.status().message(), MustLoad("finkel")->digest)) << a.status();
+}
+
+// The keys read back from TSN as written: percent with three decimals.
+TEST(ValuesTest, TsnKeysRoundTrip) {
+  const ExactTestEvaluator& exact = Exact2();
+  const Rules& r = exact.rules();
+  v1::GameRecord record = RandomGame(r, kTwo, 7);
+  record.set_comment("a club game [%eval 0.5]");
+  const AnnotatedRecord a = MustAnnotateWith(record, exact);
+  const v1::GameRecord annotated = WithAnnotations(record, a);
+  auto text = WriteTsn({annotated});
+  ASSERT_TRUE(text.ok()) << text.status();
+  EXPECT_TRUE(ValidateText("values.tsn", *text, Format::kTsn).valid()) << *text;
+  const ParsedRecords back = ReadTsn(*text);
+  ASSERT_EQ(back.records.size(), 1u);
+  const v1::GameRecord& got = back.records[0];
+  auto number = [](const std::map<std::string, std::string>& keys, const std::string& key) {
+    double d = -1000;
+    EXPECT_TRUE(keys.count(key) && absl::SimpleAtod(keys.at(key), &d)) << key;
+    return d;
+  };
+  int bestv = 0, marks = 0;
+  for (int i = 0; i < got.actions_size(); ++i) {
+    const ActionValues& v = *a.actions[i].values;
+    const auto keys = ReadAnnotations(got.actions(i).comment());
+    SCOPED_TRACE(got.actions(i).comment());
+    EXPECT_NEAR(number(keys, "wc"), v.before * 100, 0.0005 + 1e-9);
+    EXPECT_NEAR(number(keys, "wt"), v.throw_value * 100, 0.0005 + 1e-9);
+    EXPECT_NEAR(number(keys, "wca"), v.after * 100, 0.0005 + 1e-9);
+    EXPECT_NEAR(number(keys, "luck"), v.luck * 100, 0.0005 + 1e-9);
+    if (a.actions[i].move) {
+      EXPECT_NEAR(number(keys, "loss"), v.loss * 100, 0.0005 + 1e-9);
+    } else {
+      EXPECT_EQ(keys.count("loss"), 0u);
+    }
+    EXPECT_EQ(keys.count("mark") ? keys.at("mark") : "", v.mark);
+    marks += !v.mark.empty();
+    if (v.best) {
+      ++bestv;
+      const std::vector<std::string> parts = absl::StrSplit(keys.at("bestv"), ' ');
+      ASSERT_EQ(parts.size(), 2u);
+      EXPECT_EQ(parts[0], absl::StrCat(v.best->from, "-", v.best->to));
+      double d = 0;
+      EXPECT_TRUE(absl::SimpleAtod(parts[1], &d));
+      EXPECT_NEAR(d, v.throw_value * 100, 0.0005 + 1e-9);
+    } else {
+      EXPECT_EQ(keys.count("bestv"), 0u);
+    }
+  }
+  EXPECT_GT(bestv, 0);  // a random game makes mistakes
+  EXPECT_GT(marks, 0);
+  // The record's own comment: its text, then the evaluator and the sums.
+  EXPECT_TRUE(absl::StartsWith(got.comment(), "a club game [%eval 0.5] [%values exact]")) << got.comment();
+  const auto keys = ReadAnnotations(got.comment());
+  EXPECT_EQ(keys.at("values"), "exact");
+  EXPECT_EQ(keys.at("evaluator"), "test exact finkel(pieces=2)");
+  EXPECT_EQ(keys.at("eval"), "0.5");
+  for (Side s : {kLight, kDark}) {
+    const PlayerSummary& p = a.values->players[s];
+    std::map<std::string, std::string> fields;
+    for (absl::string_view field : absl::StrSplit(keys.at(absl::StrCat("sum-", SideName(s))), ' ')) {
+      const std::pair<std::string, std::string> kv = absl::StrSplit(field, absl::MaxSplits('=', 1));
+      fields[kv.first] = kv.second;
+    }
+    EXPECT_EQ(fields.at("moves"), absl::StrCat(p.moves));
+    EXPECT_EQ(fields.at("decisions"), absl::StrCat(p.decisions));
+    EXPECT_EQ(fields.at("doubtful"), absl::StrCat(p.doubtful));
+    EXPECT_EQ(fields.at("mistakes"), absl::StrCat(p.mistakes));
+    EXPECT_EQ(fields.at("blunders"), absl::StrCat(p.blunders));
+    double d = 0;
+    ASSERT_TRUE(absl::SimpleAtod(fields.at("loss"), &d));
+    EXPECT_NEAR(d, p.total_loss * 100, 0.0005 + 1e-9);
+    ASSERT_TRUE(absl::SimpleAtod(fields.at("luck"), &d));
+    EXPECT_NEAR(d, p.total_luck * 100, 0.0005 + 1e-9);
+  }
+  // Annotating what was read back writes the same text.
+  auto text2 = WriteTsn({WithAnnotations(got, MustAnnotateWith(got, exact))});
+  ASSERT_TRUE(text2.ok());
+  EXPECT_EQ(*text2, *text);
+  // Stripping drops every key this file writes and keeps the rest.
+  EXPECT_EQ(StripAnnotations(got.comment()), "a club game [%eval 0.5]");
+  for (int i = 0; i < got.actions_size(); ++i) EXPECT_EQ(StripAnnotations(got.actions(i).comment()), "");
+  // Annotating again without an evaluator: no values are claimed any more.
+  const v1::GameRecord plain = WithAnnotations(got, MustAnnotate(got));
+  EXPECT_EQ(plain.comment(), "a club game [%eval 0.5]");
+  EXPECT_EQ(plain.actions(0).comment(), WithAnnotations(record, MustAnnotate(record)).actions(0).comment());
+  EXPECT_FALSE(absl::StrContains(plain.actions(0).comment(), "[%wc"));
+}
+
+TEST(ValuesTest, AnEstimateSaysSo) {
+  const NoisyTestEvaluator noisy(Exact2());
+  const v1::GameRecord record = RandomGame(noisy.rules(), kTwo, 3);
+  const AnnotatedRecord a = MustAnnotateWith(record, noisy);
+  const v1::GameRecord annotated = WithAnnotations(record, a);
+  const auto keys = ReadAnnotations(annotated.comment());
+  EXPECT_EQ(keys.at("values"), "estimate");
+  // A ']' in the name would end the annotation: it is written as ')'.
+  EXPECT_EQ(keys.at("evaluator"), "test estimate (noisy)");
+  const std::string json_text = MessageToJson(AnnotationToProto(a, kTwo));
+  EXPECT_TRUE(absl::StrContains(json_text, "\"exact\":false")) << json_text;
+}
+
+TEST(ValuesTest, ProtoCarriesTheValues) {
+  const ExactTestEvaluator& exact = Exact2();
+  const v1::GameRecord record = RandomGame(exact.rules(), kTwo, 5);
+  const AnnotatedRecord a = MustAnnotateWith(record, exact);
+  const v1::Annotation proto = AnnotationToProto(a, kTwo);
+  EXPECT_EQ(proto.evaluator(), "test exact finkel(pieces=2)");
+  ASSERT_TRUE(proto.has_exact());
+  EXPECT_TRUE(proto.exact());
+  EXPECT_EQ(proto.thresholds().doubtful(), 0.02);
+  EXPECT_EQ(proto.thresholds().mistake(), 0.05);
+  EXPECT_EQ(proto.thresholds().blunder(), 0.10);
+  ASSERT_EQ(proto.actions_size(), record.actions_size());
+  EXPECT_EQ(proto.light_chance_size(), record.actions_size() + 1);
+  for (int i = 0; i < proto.actions_size(); ++i) {
+    const v1::AnnotatedAction& p = proto.actions(i);
+    const ActionValues& v = *a.actions[i].values;
+    EXPECT_EQ(p.chance_before(), v.before);
+    EXPECT_EQ(p.throw_value(), v.throw_value);
+    EXPECT_EQ(p.chance_after(), v.after);
+    EXPECT_EQ(p.luck(), v.luck);
+    EXPECT_EQ(p.mark(), v.mark);
+    EXPECT_EQ(p.has_loss(), a.actions[i].move.has_value());
+    if (p.has_loss()) {
+      EXPECT_EQ(p.loss(), v.loss);
+    }
+    EXPECT_EQ(p.has_best_by_value(), v.best.has_value());
+    if (v.best) {
+      EXPECT_EQ(p.best_by_value().from(), v.best->from);
+      EXPECT_EQ(p.best_by_value().to(), v.best->to);
+    }
+  }
+  for (Side s : {kLight, kDark}) {
+    const v1::PlayerSummary& p = s == kLight ? proto.summary_light() : proto.summary_dark();
+    const PlayerSummary& want = a.values->players[s];
+    EXPECT_EQ(p.throws(), want.throws);
+    EXPECT_EQ(p.moves(), want.moves);
+    EXPECT_EQ(p.decisions(), want.decisions);
+    EXPECT_EQ(p.total_loss(), want.total_loss);
+    EXPECT_EQ(p.blunders(), want.blunders);
+    EXPECT_EQ(p.total_luck(), want.total_luck);
+  }
+  const std::string text = MessageToJson(proto);
+  EXPECT_TRUE(absl::StrContains(text, "\"exact\":true")) << text;
+  EXPECT_TRUE(absl::StrContains(text, "\"chance_before\":")) << text;
+  EXPECT_TRUE(absl::StrContains(text, "\"summary_light\":{")) << text;
+  // Without an evaluator, none of it.
+  const std::string plain = MessageToJson(AnnotationToProto(MustAnnotate(record), kTwo));
+  for (const char* field : {"evaluator", "exact", "chance_before", "luck", "summary_light", "light_chance", "mark"}) {
+    EXPECT_FALSE(absl::StrContains(plain, absl::StrCat("\"", field, "\""))) << field;
+  }
+}
+
+// --- the graph of the winning chances -----------------------------------------------
+
+// The elements of an XML document in order, checking that tags nest and
+// close; false when they do not.
+bool ParseXml(const std::string& text, std::vector<std::string>* elements, std::string* error) {
+  std::vector<std::string> open;
+  size_t pos = 0;
+  while ((pos = text.find('<', pos)) != std::string::npos) {
+    const size_t end = text.find('>', pos);
+    if (end == std::string::npos) {
+      *error = "unclosed tag";
+      return false;
+    }
+    std::string tag = text.substr(pos + 1, end - pos - 1);
+    pos = end + 1;
+    if (tag.empty()) {
+      *error = "empty tag";
+      return false;
+    }
+    if (tag[0] == '?' || tag[0] == '!') continue;
+    if (tag[0] == '/') {
+      if (open.empty() || open.back() != tag.substr(1)) {
+        *error = absl::StrCat("</", tag.substr(1), "> closes ", open.empty() ? "nothing" : open.back());
+        return false;
+      }
+      open.pop_back();
+      continue;
+    }
+    const bool self_closing = tag.back() == '/';
+    if (self_closing) tag.pop_back();
+    elements->push_back(tag);
+    const std::string name = tag.substr(0, tag.find_first_of(" \n\t"));
+    if (!self_closing) open.push_back(name);
+  }
+  if (!open.empty()) {
+    *error = absl::StrCat("<", open.back(), "> is never closed");
+    return false;
+  }
+  return true;
+}
+
+int CountClass(const std::vector<std::string>& elements, const std::string& prefix) {
+  return static_cast<int>(std::count_if(elements.begin(), elements.end(), [&](const std::string& e) {
+    return absl::StrContains(e, absl::StrCat("class=\"", prefix));
+  }));
+}
+
+TEST(ChanceGraphTest, OnePointPerPlyAndAMarkPerError) {
+  const ExactTestEvaluator& exact = Exact2();
+  const v1::GameRecord record = RandomGame(exact.rules(), kTwo, 11);
+  const AnnotatedRecord a = MustAnnotateWith(record, exact);
+  auto svg = SvgChanceGraph(a);
+  ASSERT_TRUE(svg.ok()) << svg.status();
+  EXPECT_TRUE(absl::StartsWith(*svg, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\""));
+  std::vector<std::string> elements;
+  std::string error;
+  ASSERT_TRUE(ParseXml(*svg, &elements, &error)) << error << "\n" << *svg;
+  ASSERT_FALSE(elements.empty());
+  EXPECT_TRUE(absl::StartsWith(elements[0], "svg ")) << elements[0];
+  EXPECT_EQ(std::count_if(elements.begin(), elements.end(),
+                          [](const std::string& e) { return absl::StartsWith(e, "svg "); }),
+            1);
+  const int plies = record.actions_size() + 1;
+  EXPECT_EQ(CountClass(elements, "ply\""), plies);
+  EXPECT_EQ(CountClass(elements, "chance\""), 1);
+  EXPECT_EQ(CountClass(elements, "even\""), 1);
+  // The polyline has one point per ply, every one inside the plot.
+  const auto line = std::find_if(elements.begin(), elements.end(),
+                                 [](const std::string& e) { return absl::StrContains(e, "class=\"chance\""); });
+  const size_t p = line->find("points=\"");
+  const std::string points = line->substr(p + 8, line->find('"', p + 8) - p - 8);
+  EXPECT_EQ(static_cast<int>(std::vector<std::string>(absl::StrSplit(points, ' ')).size()), plies);
+  int marked = 0;
+  for (const ActionAnnotation& an : a.actions) marked += !an.values->mark.empty();
+  EXPECT_GT(marked, 0);
+  EXPECT_EQ(CountClass(elements, "mark "), marked);
+  // The title says what the values are.
+  EXPECT_TRUE(absl::StrContains(*svg, "<title>light's winning chance \xE2\x80\x94 test exact finkel(pieces=2) (exact)</title>"))
+      << *svg;
+  // An estimate says so too, and an annotation without values has no graph.
+  const NoisyTestEvaluator noisy(exact);
+  auto estimate = SvgChanceGraph(MustAnnotateWith(record, noisy));
+  ASSERT_TRUE(estimate.ok());
+  EXPECT_TRUE(absl::StrContains(*estimate, "(estimate)</title>"));
+  EXPECT_FALSE(SvgChanceGraph(MustAnnotate(record)).ok());
+}
 
 }  // namespace
 }  // namespace scribe
