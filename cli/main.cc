@@ -24,6 +24,7 @@
 #include "engine/position.h"
 #include "engine/random.h"
 #include "engine/ruleset.h"
+#include "engine/search.h"
 #include "records/annotate.h"
 #include "records/formats.h"
 #include "records/json_record.h"
@@ -469,8 +470,53 @@ int CmdReplay(const std::string& path, const ReplayOptions& opts) {
   return exit_code;
 }
 
+// Winning chances for `scribe annotate` (docs/annotation.md, "Winning
+// chances"): from a search `depth` throws deep (an estimate) when it is 0 or
+// more; `graph` is an SVG file for light's chance over the first record.
+struct AnnotateValueOptions {
+  int depth = -1;
+  std::string graph;
+  bool wanted() const { return depth >= 0; }
+};
+
+// The evaluator for a record's rules.
+absl::StatusOr<std::unique_ptr<Evaluator>> AnnotateEvaluator(const AnnotateValueOptions& options,
+                                                             std::shared_ptr<const Rules> rules) {
+  return std::unique_ptr<Evaluator>(std::make_unique<SearchEvaluator>(std::move(rules), options.depth));
+}
+
+bool WriteChanceGraph(const AnnotatedRecord& annotated, const v1::GameRecord& record, const std::string& path) {
+  ChanceGraphOptions options;
+  const auto tag = [&](const std::string& key) {
+    auto it = record.tags().find(key);
+    return it == record.tags().end() ? std::string() : it->second;
+  };
+  if (!tag("Light").empty() && !tag("Dark").empty() && annotated.values) {
+    options.caption = absl::StrCat("light's winning chance (", tag("Light"), " against ", tag("Dark"),
+                                   ") \xE2\x80\x94 ", annotated.values->evaluator, " (",
+                                   annotated.values->exact ? "exact" : "estimate", ")");
+  }
+  auto svg = SvgChanceGraph(annotated, options);
+  if (!svg.ok()) {
+    std::cerr << "scribe: annotate: " << svg.status().message() << "\n";
+    return false;
+  }
+  std::ofstream out(path, std::ios::binary);
+  out << *svg;
+  out.close();
+  if (!out) {
+    std::cerr << "scribe: annotate: cannot write " << path << ": " << std::strerror(errno) << "\n";
+    return false;
+  }
+  return true;
+}
+
 int CmdAnnotate(const std::string& path, const std::string& format, bool tiles, const std::string& ruleset_ref,
-                const std::string& from) {
+                const std::string& from, const AnnotateValueOptions& values) {
+  if (!values.graph.empty() && !values.wanted()) {
+    std::cerr << "scribe: annotate: --graph needs winning chances: --depth N\n";
+    return kExitUsage;
+  }
   std::shared_ptr<const Rules> forced;
   if (!ruleset_ref.empty()) {
     auto r = CliRuleset(ruleset_ref);
@@ -503,6 +549,22 @@ int CmdAnnotate(const std::string& path, const std::string& format, bool tiles, 
     if (!annotated.ok()) {
       std::cerr << "scribe: annotate: " << annotated.status().message() << "\n";
       return kExitInvalid;
+    }
+    if (values.wanted()) {
+      auto evaluator = AnnotateEvaluator(values, annotated->rules);
+      if (!evaluator.ok()) {
+        std::cerr << "scribe: annotate: " << evaluator.status().message() << "\n";
+        return kExitUsage;
+      }
+      if (absl::Status s = AddWinningChances(record, **evaluator, &*annotated); !s.ok()) {
+        std::cerr << "scribe: annotate: " << s.message() << "\n";
+        return s.code() == absl::StatusCode::kFailedPrecondition ? kExitUsage : kExitInvalid;
+      }
+      // --graph draws the first record.
+      if (!values.graph.empty() && &record == &parsed.records.front() &&
+          !WriteChanceGraph(*annotated, record, values.graph)) {
+        return kExitUsage;
+      }
     }
     if (format == "json") {
       json.push_back(MessageToJson(AnnotationToProto(*annotated, record.ruleset())));
@@ -580,6 +642,12 @@ int Main(int argc, char** argv) {
   annotate->add_option("--ruleset", annotate_ruleset, "use this ruleset (reference or file)");
   annotate->add_option("--from", annotate_from, "input format (default: by file name and content)")
       ->check(CLI::IsMember(FormatNames()));
+  AnnotateValueOptions annotate_values;
+  annotate->add_option("--depth", annotate_values.depth,
+                       "winning chances estimated by a search this many throws deep")
+      ->check(CLI::Range(0, kMaxSearchDepth));
+  annotate->add_option("--graph", annotate_values.graph,
+                       "with winning chances: an SVG graph of light's chance over the (first) record");
 
   auto* validate = app.add_subcommand("validate", "Check that records are legal games");
   std::vector<std::string> validate_files;
@@ -627,7 +695,8 @@ int Main(int argc, char** argv) {
     return CmdReplay(replay_file, options);
   }
   if (annotate->parsed()) {
-    return CmdAnnotate(annotate_file, annotate_format, annotate_tiles, annotate_ruleset, annotate_from);
+    return CmdAnnotate(annotate_file, annotate_format, annotate_tiles, annotate_ruleset, annotate_from,
+                       annotate_values);
   }
   if (validate->parsed()) return CmdValidate(validate_files, validate_format, validate_ruleset, validate_from);
   if (convert->parsed()) return CmdConvert(convert_file, convert_to, convert_from, convert_ruleset, convert_tiles);

@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# End-to-end tests of `scribe annotate` with winning chances (docs/annotation.md,
+# "Winning chances"): --depth (a search estimate) and --graph. Output, exit
+# codes, and that the plain annotation is unchanged without them.
+# Usage: annotate_values_cli_test.sh SCRIBE_BINARY EXAMPLES_DIR
+set -uo pipefail
+SCRIBE="$1"
+EXAMPLES="$2"
+GAME="$EXAMPLES/finkel-game.json"
+TMP="$(mktemp -d)"
+trap 'rm -rf "$TMP"' EXIT
+passed=0
+failed=0
+
+# check NAME EXPECTED_EXIT PATTERN -- COMMAND...: runs the command, checks
+# the exit code and that stdout+stderr match the extended regex PATTERN.
+check() {
+  local name="$1" want="$2" pattern="$3"
+  shift 4
+  local out rc
+  out="$("$@" 2>&1)"
+  rc=$?
+  if [ "$rc" -ne "$want" ]; then
+    echo "FAIL $name: exit $rc, wanted $want"; echo "$out" | head -20; failed=$((failed + 1)); return
+  fi
+  if [ -n "$pattern" ] && ! grep -Eq -- "$pattern" <<<"$out"; then
+    echo "FAIL $name: output does not match /$pattern/"; echo "$out" | head -20; failed=$((failed + 1)); return
+  fi
+  echo "ok   $name"
+  passed=$((passed + 1))
+}
+
+# equal NAME A B: two numbers (or strings) are the same.
+equal() {
+  if [ "$2" = "$3" ]; then
+    echo "ok   $1"; passed=$((passed + 1))
+  else
+    echo "FAIL $1: $2 != $3"; failed=$((failed + 1))
+  fi
+}
+
+actions=$(grep -o '"roll"' "$GAME" | wc -l)
+
+# Without the new flags: the annotation as before, no values anywhere.
+"$SCRIBE" annotate "$GAME" > "$TMP/plain.tsn"
+check "without --depth no winning chances are written" 1 "" -- grep -Eq '\[%(wc|values|evaluator|luck) ' "$TMP/plain.tsn"
+"$SCRIBE" annotate --format=json "$GAME" > "$TMP/plain.json"
+check "without --depth the JSON has no values" 1 "" -- grep -Eq '"(evaluator|exact|chance_before|light_chance)"' "$TMP/plain.json"
+
+# --depth: a search estimate, and it says so.
+check "annotate --depth 1 works" 0 "" -- "$SCRIBE" annotate --depth 1 "$GAME"
+"$SCRIBE" annotate --depth 1 "$GAME" > "$TMP/values.tsn"
+check "the record says the values are an estimate" 0 "^\{\[%values estimate\] \[%evaluator search depth 1 " -- cat "$TMP/values.tsn"
+check "each side has a summary" 0 "\[%sum-light moves=[0-9]+ decisions=[0-9]+ loss=[0-9]+\.[0-9]{3} doubtful=[0-9]+ mistakes=[0-9]+ blunders=[0-9]+ luck=[-+]?[0-9]+\.[0-9]{3}\] \[%sum-dark " -- cat "$TMP/values.tsn"
+equal "every action has its chance before the throw" "$(grep -o '\[%wc [0-9]*\.[0-9]\{3\}\]' "$TMP/values.tsn" | wc -l)" "$actions"
+equal "every action has the value of its throw" "$(grep -o '\[%wt [0-9]*\.[0-9]\{3\}\]' "$TMP/values.tsn" | wc -l)" "$actions"
+equal "every action has its chance after" "$(grep -o '\[%wca [0-9]*\.[0-9]\{3\}\]' "$TMP/values.tsn" | wc -l)" "$actions"
+equal "every action has its luck" "$(grep -o '\[%luck [-+]\{0,1\}[0-9]*\.[0-9]\{3\}\]' "$TMP/values.tsn" | wc -l)" "$actions"
+check "a worse move names the best by value" 0 "\[%bestv [0-9]+-[0-9]+ [0-9]+\.[0-9]{3}\] \[%loss [0-9]+\.[0-9]{3}\]" -- cat "$TMP/values.tsn"
+check "marks are written" 0 "\[%mark (\?!|\?|\?\?)\]" -- cat "$TMP/values.tsn"
+check "the annotated record is still legal" 0 "values.tsn: ok" -- "$SCRIBE" validate "$TMP/values.tsn"
+"$SCRIBE" annotate --depth 1 "$TMP/values.tsn" > "$TMP/values-again.tsn"
+check "annotating twice with --depth changes nothing" 0 "" -- cmp "$TMP/values.tsn" "$TMP/values-again.tsn"
+"$SCRIBE" annotate "$TMP/values.tsn" > "$TMP/plain-again.tsn"
+check "annotating again without --depth drops the values" 0 "" -- cmp "$TMP/plain.tsn" "$TMP/plain-again.tsn"
+"$SCRIBE" annotate --depth 1 --tiles "$GAME" > "$TMP/tiles.tsn"
+check "--tiles writes the best move by value as tiles" 0 "\[%bestv (@|[ABC][0-9]+'*)-([ABC][0-9]+'*|off) " -- cat "$TMP/tiles.tsn"
+
+# JSON: the fields, and exact false.
+"$SCRIBE" annotate --depth 1 --format=json "$GAME" > "$TMP/values.json"
+check "JSON names the evaluator" 0 "\"evaluator\":\"search depth 1 " -- cat "$TMP/values.json"
+check "JSON says the values are not exact" 0 "\"exact\":false" -- cat "$TMP/values.json"
+check "JSON has the thresholds" 0 "\"thresholds\":\{\"doubtful\":0\.02,\"mistake\":0\.05,\"blunder\":0\.1\}" -- cat "$TMP/values.json"
+check "JSON has both summaries" 0 "\"summary_light\":\{\"throws\":[0-9]+.*\"summary_dark\":\{" -- cat "$TMP/values.json"
+equal "JSON has a chance before for every action" "$(grep -o '"chance_before":' "$TMP/values.json" | wc -l)" "$actions"
+equal "JSON has light's chance for every ply" \
+  "$(grep -o '"light_chance":\[[^]]*\]' "$TMP/values.json" | tr ',' '\n' | wc -l)" "$((actions + 1))"
+equal "a deeper search is another estimate" "$("$SCRIBE" annotate --depth 2 --format=json "$GAME" | grep -o '"evaluator":"search depth 2')" '"evaluator":"search depth 2'
+
+# --graph: light's chance, one point per ply.
+check "annotate --graph writes the graph" 0 "" -- "$SCRIBE" annotate --depth 1 --graph "$TMP/chances.svg" "$GAME"
+check "the graph is an SVG" 0 "^<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\"" -- cat "$TMP/chances.svg"
+if command -v xmllint >/dev/null; then
+  check "the graph is well-formed XML" 0 "" -- xmllint --noout "$TMP/chances.svg"
+fi
+equal "the graph has one point per ply" "$(grep -c 'class="ply"' "$TMP/chances.svg")" "$((actions + 1))"
+check "the graph's title says estimate" 0 "<title>light's winning chance .* \(estimate\)</title>" -- cat "$TMP/chances.svg"
+check "the graph names the players" 0 "\(Ann against Bo\)" -- cat "$TMP/chances.svg"
+check "the graph marks the mistakes" 0 "class=\"mark (doubtful|mistake|blunder) (light|dark)\"" -- cat "$TMP/chances.svg"
+"$SCRIBE" annotate --depth 1 "$GAME" > "$TMP/with-graph-flag-off.tsn"
+"$SCRIBE" annotate --depth 1 --graph "$TMP/again.svg" "$GAME" > "$TMP/with-graph.tsn"
+check "--graph does not change the record written" 0 "" -- cmp "$TMP/with-graph-flag-off.tsn" "$TMP/with-graph.tsn"
+
+# Usage errors.
+check "--graph needs winning chances" 2 "--graph needs winning chances" -- "$SCRIBE" annotate --graph "$TMP/x.svg" "$GAME"
+check "--depth out of range is refused" 2 "depth" -- "$SCRIBE" annotate --depth 99 "$GAME"
+check "--depth must be a number" 2 "depth" -- "$SCRIBE" annotate --depth deep "$GAME"
+check "an unwritable graph file is refused" 2 "cannot write" -- "$SCRIBE" annotate --depth 1 --graph "$TMP/no/such/dir.svg" "$GAME"
+# An illegal record is refused as before.
+printf '[TSN "1"]\n[Ruleset "finkel"]\n\n1. L 2:0-3\n' > "$TMP/illegal.tsn"
+check "an illegal record is refused with --depth too" 1 "not a legal record" -- "$SCRIBE" annotate --depth 1 "$TMP/illegal.tsn"
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
