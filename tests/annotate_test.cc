@@ -920,6 +920,12 @@ TEST(ValuesTest, WholeGamesAndTheirSummary) {
     ASSERT_TRUE(a.winner.has_value());
     EXPECT_EQ(chances.back(), *a.winner == kLight ? 1.0 : 0.0);
     EXPECT_NEAR(chances.front(), exact.Value(StartPosition(r)), 1e-15);
+    // Exact values add up: light's gain over the game is its luck less its
+    // losses, less dark's.
+    const PlayerSummary& light = a.values->players[kLight];
+    const PlayerSummary& dark = a.values->players[kDark];
+    EXPECT_NEAR(chances.back() - chances.front(),
+                (light.total_luck - light.total_loss) - (dark.total_luck - dark.total_loss), 1e-9);
   }
 }
 
