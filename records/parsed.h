@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/string_view.h"
@@ -84,6 +85,21 @@ class LineIndex {
  private:
   std::vector<uint32_t> starts_;
 };
+
+// A reader's finding at byte `offset` of its text, with the line and
+// column; record_index -1 when the finding belongs to no one record.
+inline v1::Finding MakeFinding(absl::string_view code, std::string message, const LineIndex& lines,
+                               size_t offset, int record_index) {
+  v1::Finding f;
+  f.set_code(std::string(code));
+  f.set_message(std::move(message));
+  int line, column;
+  lines.Locate(static_cast<uint32_t>(offset), &line, &column);
+  f.set_line(line);
+  f.set_column(column);
+  if (record_index >= 0) f.set_record_index(record_index);
+  return f;
+}
 
 }  // namespace scribe
 

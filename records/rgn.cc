@@ -20,19 +20,6 @@ namespace {
 // new line before it reaches this many characters.
 constexpr int kMaxTurnLineLength = 60;
 
-v1::Finding MakeFinding(absl::string_view code, std::string message, const LineIndex& lines,
-                        uint32_t offset, int record_index) {
-  v1::Finding f;
-  f.set_code(std::string(code));
-  f.set_message(std::move(message));
-  int line, column;
-  lines.Locate(offset, &line, &column);
-  f.set_line(line);
-  f.set_column(column);
-  if (record_index >= 0) f.set_record_index(record_index);
-  return f;
-}
-
 // The lane letter of the tiles a side's pieces enter from and bear off to
 // (off the board, on the side's own lane: A5, C5, ...).
 char HomeLane(Side side) { return side == kLight ? 'A' : 'C'; }

@@ -28,19 +28,6 @@ using OrderedJson = nlohmann::ordered_json;
 constexpr int kMaxJsonDepth = 32;
 constexpr int kVersion = 2;
 
-v1::Finding MakeFinding(absl::string_view code, std::string message, const LineIndex& lines, size_t offset,
-                        int record_index) {
-  v1::Finding f;
-  f.set_code(std::string(code));
-  f.set_message(std::move(message));
-  int line, column;
-  lines.Locate(static_cast<uint32_t>(offset), &line, &column);
-  f.set_line(line);
-  f.set_column(column);
-  if (record_index >= 0) f.set_record_index(record_index);
-  return f;
-}
-
 // Where each value of a JSON text starts, as a tree parallel to the parsed
 // value (the parser does not say). Run on text the parser accepted.
 struct Node {

@@ -36,19 +36,6 @@ const std::vector<std::string>& RosterOrder() {
   return kOrder;
 }
 
-v1::Finding MakeFinding(absl::string_view code, std::string message, const LineIndex& lines,
-                        uint32_t offset, int record_index) {
-  v1::Finding f;
-  f.set_code(std::string(code));
-  f.set_message(std::move(message));
-  int line, column;
-  lines.Locate(offset, &line, &column);
-  f.set_line(line);
-  f.set_column(column);
-  if (record_index >= 0) f.set_record_index(record_index);
-  return f;
-}
-
 // Path indices of each tile on each side's path, in order of visit: the
 // n-th visit of a tile is written with n-1 primes (B4, B4').
 struct TileIndex {
