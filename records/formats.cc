@@ -133,7 +133,7 @@ const LineIndex& NoLines() {
 }  // namespace
 
 v1::FileReport ValidateText(absl::string_view file_name, absl::string_view text, Format format,
-                            const RecordIo& io) {
+                            const RecordIo& io, int* entries) {
   v1::FileReport report;
   report.set_file(std::string(file_name));
   // Line starts, for the line and column of findings. TSN builds them at
@@ -218,6 +218,7 @@ v1::FileReport ValidateText(absl::string_view file_name, absl::string_view text,
     }
   }
   const bool many = parsed.entries > 1;
+  if (entries != nullptr) *entries = parsed.entries;
   std::vector<v1::Finding> findings = std::move(parsed.findings);
   if (parsed.entries == 0 && findings.empty()) {
     // An empty file is not a record: saying "valid" would drop it silently.

@@ -49,9 +49,10 @@ absl::StatusOr<std::string> WriteRecords(Format format, const std::vector<v1::Ga
 
 // Reads and judges every record of a file: format errors, broken rules and
 // (for text formats) the written form, each with line and column where the
-// format has them, the root cause of each record only.
+// format has them, the root cause of each record only. `entries`, when
+// given, is set to how many records (games) the file holds, read or not.
 v1::FileReport ValidateText(absl::string_view file_name, absl::string_view text, Format format,
-                            const RecordIo& io = {});
+                            const RecordIo& io = {}, int* entries = nullptr);
 
 }  // namespace scribe
 

@@ -141,9 +141,11 @@ bool ReadInput(const v1::RecordInput& in, const std::string& field, const Servic
   return violations->size() == before;
 }
 
-// The findings of a structured record or of a text, as a file report.
-v1::FileReport Validate(const Input& input) {
-  if (!input.structured) return ValidateText("", input.text, input.format, input.io);
+// The findings of a structured record or of a text, as a file report;
+// `entries` (when given) is set to how many records the input holds.
+v1::FileReport Validate(const Input& input, int* entries = nullptr) {
+  if (!input.structured) return ValidateText("", input.text, input.format, input.io, entries);
+  if (entries != nullptr) *entries = 1;
   v1::FileReport report;
   RefereeOptions options;
   options.build_replay = false;
@@ -207,6 +209,21 @@ bool RefereeInputs(const v1::RulesetSelector& selector, const std::string& posit
   return true;
 }
 
+// A referee call (ListLegalMoves, MakeMove): admission, the ruleset and
+// position of the request resolved, then `body` with them.
+template <typename Request, typename Body>
+grpc::Status RefereeCall(ScribeServiceImpl* service, const char* method, const Request& request, Body body) {
+  Admission admission(service, method);
+  if (!admission.admitted()) return admission.Shed();
+  std::vector<FieldViolation> violations;
+  std::shared_ptr<const Rules> rules;
+  Position pos;
+  if (!RefereeInputs(request.ruleset(), request.position(), request.roll(), &rules, &pos, &violations)) {
+    return admission.Finish(BadRequest(violations));
+  }
+  return admission.Finish(body(*rules, pos));
+}
+
 }  // namespace
 
 grpc::Status ScribeServiceImpl::ValidateRecord(grpc::ServerContext*, const v1::ValidateRecordRequest* request,
@@ -218,8 +235,10 @@ grpc::Status ScribeServiceImpl::ValidateRecord(grpc::ServerContext*, const v1::V
   if (!ReadInput(request->input(), "input", options_, &input, &violations)) {
     return admission.Finish(BadRequest(violations));
   }
-  v1::FileReport report = Validate(input);
+  int entries = 0;
+  v1::FileReport report = Validate(input, &entries);
   response->set_valid(report.valid());
+  response->set_records(entries);
   for (v1::Finding& f : *report.mutable_findings()) *response->add_findings() = std::move(f);
   return admission.Finish(grpc::Status::OK);
 }
@@ -383,74 +402,62 @@ grpc::Status ScribeServiceImpl::GetRuleset(grpc::ServerContext*, const v1::GetRu
 
 grpc::Status ScribeServiceImpl::ListLegalMoves(grpc::ServerContext*, const v1::ListLegalMovesRequest* request,
                                                v1::ListLegalMovesResponse* response) {
-  Admission admission(this, "ListLegalMoves");
-  if (!admission.admitted()) return admission.Shed();
-  std::vector<FieldViolation> violations;
-  std::shared_ptr<const Rules> rules;
-  Position pos;
-  if (!RefereeInputs(request->ruleset(), request->position(), request->roll(), &rules, &pos, &violations)) {
-    return admission.Finish(BadRequest(violations));
-  }
-  MoveList moves;
-  LegalMoves(*rules, pos, request->roll(), &moves);
-  for (const Move& m : moves) {
-    v1::Move* out = response->add_moves();
-    out->set_from(m.from);
-    out->set_to(m.to);
-  }
-  response->set_player(ToPlayer(pos.to_move));
-  return admission.Finish(grpc::Status::OK);
+  return RefereeCall(this, "ListLegalMoves", *request, [&](const Rules& rules, Position pos) {
+    MoveList moves;
+    LegalMoves(rules, pos, request->roll(), &moves);
+    for (const Move& m : moves) {
+      v1::Move* out = response->add_moves();
+      out->set_from(m.from);
+      out->set_to(m.to);
+    }
+    response->set_player(ToPlayer(pos.to_move));
+    return grpc::Status::OK;
+  });
 }
 
 grpc::Status ScribeServiceImpl::MakeMove(grpc::ServerContext*, const v1::MakeMoveRequest* request,
                                          v1::MakeMoveResponse* response) {
-  Admission admission(this, "MakeMove");
-  if (!admission.admitted()) return admission.Shed();
-  std::vector<FieldViolation> violations;
-  std::shared_ptr<const Rules> rules;
-  Position pos;
-  if (!RefereeInputs(request->ruleset(), request->position(), request->roll(), &rules, &pos, &violations)) {
-    return admission.Finish(BadRequest(violations));
-  }
-  if (IsOver(*rules, pos)) {
-    return admission.Finish(BadRequest({{"position", "the game is over: no more moves"}}));
-  }
-  MoveList legal;
-  LegalMoves(*rules, pos, request->roll(), &legal);
-  if (!request->has_move()) {
-    if (!legal.empty()) {
-      return admission.Finish(BadRequest(
-          {{"move", absl::StrCat("a move is legal, so the throw cannot pass: expected one of ", DescribeMoves(legal))}}));
+  return RefereeCall(this, "MakeMove", *request, [&](const Rules& rules, Position pos) {
+    if (IsOver(rules, pos)) {
+      return BadRequest({{"position", "the game is over: no more moves"}});
     }
-    PassTurn(&pos);
-  } else {
-    const v1::Move& mv = request->move();
-    bool found = false;
-    Move chosen;
-    for (const Move& m : legal) {
-      if (m.from == mv.from() && m.to == mv.to() && mv.has_from() && mv.has_to()) {
-        found = true;
-        chosen = m;
+    MoveList legal;
+    LegalMoves(rules, pos, request->roll(), &legal);
+    if (!request->has_move()) {
+      if (!legal.empty()) {
+        return BadRequest(
+            {{"move", absl::StrCat("a move is legal, so the throw cannot pass: expected one of ", DescribeMoves(legal))}});
       }
+      PassTurn(&pos);
+    } else {
+      const v1::Move& mv = request->move();
+      bool found = false;
+      Move chosen;
+      for (const Move& m : legal) {
+        if (m.from == mv.from() && m.to == mv.to() && mv.has_from() && mv.has_to()) {
+          found = true;
+          chosen = m;
+        }
+      }
+      if (!found) {
+        return BadRequest(
+            {{"move", absl::StrCat(mv.from(), "->", mv.to(), " is not legal for a throw of ", request->roll(), ": ",
+                                   legal.empty() ? std::string("no move is; send no move to pass")
+                                                 : absl::StrCat("expected one of ", DescribeMoves(legal)))}});
+      }
+      const MoveResult result = ApplyMove(rules, &pos, chosen);
+      response->set_captured(result.captured);
+      response->set_extra_roll(result.extra_roll);
+      response->set_placed(result.placed);
     }
-    if (!found) {
-      return admission.Finish(BadRequest(
-          {{"move", absl::StrCat(mv.from(), "->", mv.to(), " is not legal for a throw of ", request->roll(), ": ",
-                                 legal.empty() ? std::string("no move is; send no move to pass")
-                                               : absl::StrCat("expected one of ", DescribeMoves(legal)))}}));
+    response->set_position(PositionToString(rules, pos));
+    if (auto winner = Winner(rules, pos)) {
+      response->set_winner(ToPlayer(*winner));
+    } else {
+      response->set_next_player(ToPlayer(pos.to_move));
     }
-    const MoveResult result = ApplyMove(*rules, &pos, chosen);
-    response->set_captured(result.captured);
-    response->set_extra_roll(result.extra_roll);
-    response->set_placed(result.placed);
-  }
-  response->set_position(PositionToString(*rules, pos));
-  if (auto winner = Winner(*rules, pos)) {
-    response->set_winner(ToPlayer(*winner));
-  } else {
-    response->set_next_player(ToPlayer(pos.to_move));
-  }
-  return admission.Finish(grpc::Status::OK);
+    return grpc::Status::OK;
+  });
 }
 
 }  // namespace scribe::service

@@ -6,6 +6,8 @@
 #include <memory>
 #include <string>
 #include <thread>
+#include <tuple>
+#include <vector>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -94,6 +96,23 @@ TEST_F(ServiceTest, ValidateRecordAcceptsALegalGameAsTextAndAsStructure) {
     ASSERT_TRUE(stub_->ValidateRecord(&context, request, &response).ok());
     EXPECT_TRUE(response.valid());
     EXPECT_EQ(response.findings_size(), 0);
+    EXPECT_EQ(response.records(), 1);
+  }
+}
+
+TEST_F(ServiceTest, ValidateRecordSaysHowManyRecordsTheInputHeld) {
+  const std::vector<v1::GameRecord> games = {RandomGame("finkel", 3), RandomGame("blitz", 4), RandomGame("finkel", 5)};
+  const std::string tsn = *WriteTsn(games);
+  const std::string json = absl::StrCat("[", WriteJsonRecord(games[0]), ",", WriteJsonRecord(games[1]), ", 7]");
+  for (const auto& [text, records, valid] :
+       {std::tuple<std::string, int, bool>{tsn, 3, true}, {json, 3, false}, {"{{", 1, false}, {"", 0, false}}) {
+    v1::ValidateRecordRequest request;
+    request.mutable_input()->set_text(text);
+    v1::ValidateRecordResponse response;
+    grpc::ClientContext context;
+    ASSERT_TRUE(stub_->ValidateRecord(&context, request, &response).ok());
+    EXPECT_EQ(response.records(), records) << text.substr(0, 80);
+    EXPECT_EQ(response.valid(), valid) << text.substr(0, 80);
   }
 }
 
