@@ -7,7 +7,9 @@
 //    reads back to the same record (MessageDifferencer) without a finding,
 //    and the written JSON is a fixed point (the same bytes written again);
 //  - all the records of the input written as one file (WriteRecords) read
-//    back as the same list.
+//    back as the same list;
+//  - what the fast reader (ParseJsonRecordsFast) reads, the general reader
+//    reads to the same records without a finding.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -61,6 +63,22 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const absl::string_view text(reinterpret_cast<const char*>(data), size);
   const ParsedRecords parsed = ParseJsonRecords(text);
   CheckReaderAccount(parsed);
+
+  // The fast reader reads only what the general reader reads the same way.
+  ParsedRecords fast;
+  if (ParseJsonRecordsFast(text, &fast)) {
+    const ParsedRecords general = ParseJsonRecordsGeneral(text);
+    FUZZ_CHECK(general.findings.empty() && general.records.size() == fast.records.size() &&
+                   general.entries == fast.entries && general.record_indices == fast.record_indices,
+               "the fast reader read ", fast.records.size(), " records of ", fast.entries,
+               " entries, the general one ", general.records.size(), " of ", general.entries,
+               ", findings:\n", DescribeFindings(general), "input: ", Shown(text));
+    for (size_t k = 0; k < fast.records.size(); ++k) {
+      std::string diff;
+      FUZZ_CHECK(SameMessage(general.records[k], fast.records[k], &diff), "record ", k,
+                 " differs between the general and the fast reader:\n", diff, "input: ", Shown(text));
+    }
+  }
 
   for (const v1::GameRecord& record : parsed.records) {
     const std::string json = WriteJsonRecord(record);

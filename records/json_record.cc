@@ -3,7 +3,10 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <algorithm>
 #include <map>
+#include <utility>
+#include <vector>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -231,9 +234,336 @@ bool ToRecord(const nlohmann::json& value, v1::GameRecord* out, std::string* err
   return true;
 }
 
+// The fast reader: records in their plain form, the form WriteJsonRecord
+// and every other writer of ours gives, read in one pass over the text
+// straight into the messages. It gives up (returns false) at the first
+// thing that is not plain, and the general reader (nlohmann's DOM, then the
+// tree as above) reads the text again from the start and says exactly what
+// is wrong, as before: so what it accepts must be what the general reader
+// reads to the same records without a finding. Plain: JSON whitespace,
+// objects whose keys are known fields (each field once), strings of
+// printable ASCII without escapes, integers written -?(0|[1-9][0-9]{0,8}),
+// true and false, enum values by name or number, one record or a non-empty
+// array of records. Anything else (null, escapes, UTF-8, floats, an
+// integer in a string, an unknown or repeated key, any error) goes to the
+// general reader.
+class FastJsonReader {
+ public:
+  explicit FastJsonReader(absl::string_view text) : p_(text.data()), end_(text.data() + text.size()) {}
+
+  bool ReadFile(ParsedRecords* out) {
+    SkipSpace();
+    if (p_ == end_) return false;
+    if (*p_ == '[') {
+      // An empty array holds no records: a finding.
+      if (!ReadArray(/*empty_ok=*/false, [&] {
+            out->records.emplace_back();
+            return ReadMessage(&out->records.back());
+          })) {
+        return false;
+      }
+    } else {
+      out->records.emplace_back();
+      if (!ReadMessage(&out->records.back())) return false;
+    }
+    SkipSpace();
+    if (p_ != end_) return false;
+    out->entries = static_cast<int>(out->records.size());
+    out->record_indices.resize(out->records.size());
+    for (size_t k = 0; k < out->records.size(); ++k) out->record_indices[k] = static_cast<int>(k);
+    return true;
+  }
+
+ private:
+  // The fields of one message by proto name and by JSON name, in
+  // FindJsonField's order (names first); built once for every message type
+  // a record holds.
+  struct FieldTable {
+    std::vector<std::pair<std::string, const pb::FieldDescriptor*>> keys;
+  };
+  static const FieldTable& TableFor(const pb::Descriptor* desc) {
+    static const auto* const tables = [] {
+      auto* out = new std::map<const pb::Descriptor*, FieldTable>;
+      std::vector<const pb::Descriptor*> todo = {v1::GameRecord::descriptor()};
+      while (!todo.empty()) {
+        const pb::Descriptor* d = todo.back();
+        todo.pop_back();
+        if (out->count(d)) continue;
+        FieldTable& table = (*out)[d];
+        for (int i = 0; i < d->field_count(); ++i) table.keys.emplace_back(d->field(i)->name(), d->field(i));
+        for (int i = 0; i < d->field_count(); ++i) {
+          table.keys.emplace_back(d->field(i)->json_name(), d->field(i));
+          if (d->field(i)->message_type() != nullptr && !d->field(i)->is_map()) {
+            todo.push_back(d->field(i)->message_type());
+          }
+        }
+      }
+      return out;
+    }();
+    return tables->at(desc);
+  }
+
+  void SkipSpace() {
+    while (p_ != end_ && (*p_ == ' ' || *p_ == '\n' || *p_ == '\r' || *p_ == '\t')) ++p_;
+  }
+
+  // A string of printable ASCII without escapes.
+  bool ReadString(absl::string_view* out) {
+    if (p_ == end_ || *p_ != '"') return false;
+    const char* start = ++p_;
+    while (p_ != end_) {
+      const auto c = static_cast<unsigned char>(*p_);
+      if (c == '"') {
+        *out = absl::string_view(start, static_cast<size_t>(p_ - start));
+        ++p_;
+        return true;
+      }
+      if (c < 0x20 || c >= 0x80 || c == '\\') return false;
+      ++p_;
+    }
+    return false;
+  }
+
+  // An integer of at most nine digits, so that it fits an int32.
+  bool ReadInt(int32_t* out) {
+    bool negative = false;
+    if (p_ != end_ && *p_ == '-') {
+      negative = true;
+      ++p_;
+    }
+    if (p_ == end_ || *p_ < '0' || *p_ > '9') return false;
+    int32_t n = 0;
+    int digits = 0;
+    if (*p_ == '0') {
+      ++p_;
+      digits = 1;
+    } else {
+      while (p_ != end_ && *p_ >= '0' && *p_ <= '9') {
+        if (++digits > 9) return false;
+        n = n * 10 + (*p_ - '0');
+        ++p_;
+      }
+    }
+    // A fraction or an exponent: not plain.
+    if (p_ != end_ && (*p_ == '.' || *p_ == 'e' || *p_ == 'E' || (*p_ >= '0' && *p_ <= '9'))) return false;
+    *out = negative ? -n : n;
+    return true;
+  }
+
+  bool ReadLiteral(absl::string_view word) {
+    if (static_cast<size_t>(end_ - p_) < word.size() || absl::string_view(p_, word.size()) != word) return false;
+    p_ += word.size();
+    return true;
+  }
+
+  // `[` item (`,` item)* `]`, or `[]` when empty_ok; read_item reads one
+  // item at the cursor.
+  template <typename ReadItem>
+  bool ReadArray(bool empty_ok, ReadItem read_item) {
+    if (p_ == end_ || *p_ != '[') return false;
+    ++p_;
+    SkipSpace();
+    if (p_ != end_ && *p_ == ']') {
+      ++p_;
+      return empty_ok;
+    }
+    for (;;) {
+      if (!read_item()) return false;
+      SkipSpace();
+      if (p_ == end_) return false;
+      if (*p_ == ']') break;
+      if (*p_ != ',') return false;
+      ++p_;
+      SkipSpace();
+    }
+    ++p_;
+    return true;
+  }
+
+  // `{` key `:` value (`,` key `:` value)* `}` or `{}`; read_member(key)
+  // reads the value at the cursor.
+  template <typename ReadMember>
+  bool ReadObject(ReadMember read_member) {
+    if (p_ == end_ || *p_ != '{') return false;
+    ++p_;
+    SkipSpace();
+    if (p_ != end_ && *p_ == '}') {
+      ++p_;
+      return true;
+    }
+    for (;;) {
+      absl::string_view key;
+      if (!ReadString(&key)) return false;
+      SkipSpace();
+      if (p_ == end_ || *p_ != ':') return false;
+      ++p_;
+      SkipSpace();
+      if (!read_member(key)) return false;
+      SkipSpace();
+      if (p_ == end_) return false;
+      if (*p_ == '}') break;
+      if (*p_ != ',') return false;
+      ++p_;
+      SkipSpace();
+    }
+    ++p_;
+    return true;
+  }
+
+  // One value of field f (an element, for a repeated field).
+  bool ReadScalar(const pb::FieldDescriptor* f, pb::Message* out) {
+    const pb::Reflection* r = out->GetReflection();
+    const bool repeated = f->is_repeated();
+    if (p_ == end_) return false;
+    switch (f->cpp_type()) {
+      case pb::FieldDescriptor::CPPTYPE_STRING: {
+        absl::string_view s;
+        if (!ReadString(&s)) return false;
+        if (repeated) r->AddString(out, f, std::string(s));
+        else r->SetString(out, f, std::string(s));
+        return true;
+      }
+      case pb::FieldDescriptor::CPPTYPE_INT32: {
+        int32_t n = 0;
+        if (!ReadInt(&n)) return false;
+        if (repeated) r->AddInt32(out, f, n);
+        else r->SetInt32(out, f, n);
+        return true;
+      }
+      case pb::FieldDescriptor::CPPTYPE_BOOL: {
+        bool b;
+        if (ReadLiteral("true")) b = true;
+        else if (ReadLiteral("false")) b = false;
+        else return false;
+        if (repeated) r->AddBool(out, f, b);
+        else r->SetBool(out, f, b);
+        return true;
+      }
+      case pb::FieldDescriptor::CPPTYPE_ENUM: {
+        const pb::EnumValueDescriptor* e = nullptr;
+        if (*p_ == '"') {
+          absl::string_view name;
+          if (!ReadString(&name)) return false;
+          e = f->enum_type()->FindValueByName(std::string(name));
+        } else {
+          int32_t n = 0;
+          if (!ReadInt(&n)) return false;
+          e = f->enum_type()->FindValueByNumber(n);
+        }
+        if (e == nullptr) return false;
+        if (repeated) r->AddEnum(out, f, e);
+        else r->SetEnum(out, f, e);
+        return true;
+      }
+      case pb::FieldDescriptor::CPPTYPE_MESSAGE:
+        return ReadMessage(repeated ? r->AddMessage(out, f) : r->MutableMessage(out, f));
+      default:
+        return false;
+    }
+  }
+
+  // A map of strings to strings, its entries added sorted by key as the
+  // general reader adds them (its objects are sorted maps).
+  bool ReadStringMap(const pb::FieldDescriptor* f, pb::Message* out) {
+    std::vector<std::pair<absl::string_view, absl::string_view>> entries;
+    const bool read = ReadObject([&](absl::string_view key) {
+      absl::string_view value;
+      if (!ReadString(&value)) return false;
+      for (const auto& e : entries) {
+        if (e.first == key) return false;
+      }
+      entries.emplace_back(key, value);
+      return true;
+    });
+    if (!read) return false;
+    std::sort(entries.begin(), entries.end());
+    const pb::FieldDescriptor* key_field = f->message_type()->map_key();
+    const pb::FieldDescriptor* value_field = f->message_type()->map_value();
+    for (const auto& [key, value] : entries) {
+      pb::Message* m = out->GetReflection()->AddMessage(out, f);
+      m->GetReflection()->SetString(m, key_field, std::string(key));
+      m->GetReflection()->SetString(m, value_field, std::string(value));
+    }
+    return true;
+  }
+
+  // An action, most of a record, without reflection: the keys of
+  // v1::Action (its JSON names are its field names), each once; anything
+  // else is left to the general reader.
+  bool ReadAction(v1::Action* action) {
+    unsigned seen = 0;
+    return ReadObject([&](absl::string_view key) {
+      unsigned bit;
+      if (key == "roll") bit = 1;
+      else if (key == "from") bit = 2;
+      else if (key == "to") bit = 4;
+      else if (key == "comment") bit = 8;
+      else return false;
+      if (seen & bit) return false;
+      seen |= bit;
+      if (bit == 8) {
+        absl::string_view comment;
+        if (!ReadString(&comment)) return false;
+        action->set_comment(std::string(comment));
+        return true;
+      }
+      int32_t n = 0;
+      if (!ReadInt(&n)) return false;
+      if (bit == 1) action->set_roll(n);
+      else if (bit == 2) action->set_from(n);
+      else action->set_to(n);
+      return true;
+    });
+  }
+
+  bool ReadMessage(pb::Message* out) {
+    static const pb::FieldDescriptor* const kActions =
+        v1::GameRecord::descriptor()->FindFieldByNumber(v1::GameRecord::kActionsFieldNumber);
+    const FieldTable& table = TableFor(out->GetDescriptor());
+    uint64_t seen = 0;
+    return ReadObject([&](absl::string_view key) {
+      const pb::FieldDescriptor* f = nullptr;
+      for (const auto& [name, field] : table.keys) {
+        if (name == key) {
+          f = field;
+          break;
+        }
+      }
+      if (f == nullptr || f->index() >= 64 || (seen >> f->index()) & 1) return false;
+      seen |= uint64_t{1} << f->index();
+      if (f->is_map()) {
+        return f->message_type()->map_key()->cpp_type() == pb::FieldDescriptor::CPPTYPE_STRING &&
+               f->message_type()->map_value()->cpp_type() == pb::FieldDescriptor::CPPTYPE_STRING &&
+               ReadStringMap(f, out);
+      }
+      if (f == kActions) {
+        auto* record = static_cast<v1::GameRecord*>(out);
+        return ReadArray(/*empty_ok=*/true, [&] { return ReadAction(record->add_actions()); });
+      }
+      if (f->is_repeated()) return ReadArray(/*empty_ok=*/true, [&] { return ReadScalar(f, out); });
+      return ReadScalar(f, out);
+    });
+  }
+
+  const char* p_;
+  const char* end_;
+};
+
 }  // namespace
 
+bool ParseJsonRecordsFast(absl::string_view text, ParsedRecords* out) {
+  *out = ParsedRecords();
+  FastJsonReader reader(text);
+  return reader.ReadFile(out);
+}
+
 ParsedRecords ParseJsonRecords(absl::string_view text) {
+  ParsedRecords out;
+  if (ParseJsonRecordsFast(text, &out)) return out;
+  return ParseJsonRecordsGeneral(text);
+}
+
+ParsedRecords ParseJsonRecordsGeneral(absl::string_view text) {
   ParsedRecords out;
   if (const size_t nul = text.find('\0'); nul != absl::string_view::npos) {
     v1::Finding f = MakeFinding("json-syntax", "not valid JSON: a NUL byte (is this a binary file?)");

@@ -19,6 +19,15 @@ namespace scribe {
 // in an array does not lose the others.
 ParsedRecords ParseJsonRecords(absl::string_view text);
 
+// The two readers ParseJsonRecords tries, for tests and fuzzing. The fast
+// one reads records in their plain form (printable ASCII strings without
+// escapes, integers as plain numbers, no null, each key once) and returns
+// false at anything else, which the general one then reads from the start
+// and reports on. Whatever the fast one reads, the general one reads to the
+// same records.
+bool ParseJsonRecordsFast(absl::string_view text, ParsedRecords* out);
+ParsedRecords ParseJsonRecordsGeneral(absl::string_view text);
+
 // One record, as the JSON mapping (one line, no trailing newline).
 std::string WriteJsonRecord(const v1::GameRecord& record);
 

@@ -287,6 +287,55 @@ TEST(ParseJsonRecordsTest, UnknownFieldsAreRefused) {
   }
 }
 
+// ParseJsonRecords tries a fast reader for the plain form first: what it
+// reads must be what the general reader reads, and whatever is not plain
+// (escapes, null, floats, integers in strings, repeated keys, non-ASCII,
+// errors) must be left to the general reader.
+TEST(ParseJsonRecordsTest, FastReaderAgreesWithTheGeneralReader) {
+  const std::vector<std::string> plain = {
+      R"j({"ruleset": "finkel", "tags": {"b": "2", "a": "1"}, "first_player": "DARK",
+           "opening": [{"light": 1, "dark": 3}], "actions": [{"roll": 2, "from": 0, "to": 2}, {"roll": 0}]})j",
+      R"j([{"ruleset":"finkel"},{"rulesetDigest":"x","firstPlayer":1,"startPosition":"","actions":[]},{}])j",
+      "\t\r\n{\"actions\": [{\"roll\": -0, \"to\": 123456789, \"comment\": \"a ~ \x7f\"}]} \n",
+  };
+  for (const std::string& text : plain) {
+    ParsedRecords fast;
+    ASSERT_TRUE(ParseJsonRecordsFast(text, &fast)) << text;
+    const ParsedRecords general = ParseJsonRecordsGeneral(text);
+    ASSERT_TRUE(general.findings.empty()) << text << "\n" << Codes(general.findings);
+    ASSERT_EQ(fast.records.size(), general.records.size()) << text;
+    EXPECT_EQ(fast.entries, general.entries) << text;
+    EXPECT_EQ(fast.record_indices, general.record_indices) << text;
+    for (size_t k = 0; k < fast.records.size(); ++k) {
+      EXPECT_TRUE(MessageDifferencer::Equals(fast.records[k], general.records[k]))
+          << text << "\nfast:    " << fast.records[k].ShortDebugString()
+          << "\ngeneral: " << general.records[k].ShortDebugString();
+    }
+  }
+  const std::vector<std::string> not_plain = {
+      "", "[]", "[1]", "{} {}", "{\"ruleset\": null}", "{\"ruleset\": \"fin\\u006bel\"}",
+      "{\"ruleset\": \"\xc3\xa9\"}", "{\"actions\": [{\"roll\": 2.0}]}", "{\"actions\": [{\"roll\": \"2\"}]}",
+      "{\"actions\": [{\"roll\": 1e0}]}", "{\"actions\": [{\"roll\": 01}]}",
+      "{\"actions\": [{\"roll\": 1234567890}]}", "{\"ruleset\": \"a\", \"ruleset\": \"b\"}",
+      "{\"first_player\": 1, \"firstPlayer\": 2}", "{\"tags\": {\"a\": \"1\", \"a\": \"2\"}}",
+      "{\"first_player\": 7}", "{\"first_player\": \"NOBODY\"}", "{\"nope\": 1}", "{\"actions\": {}}",
+      "{\"ruleset\": \"finkel\",}", "\xef\xbb\xbf{}", "{\"ruleset\": \"finkel\"",
+      "{\"actions\": [{\"roll\": 1, \"roll\": 2}]}", "{\"actions\": [{\"roll\": 1, \"x\": 2}]}",
+      "{\"actions\": [{\"comment\": 3}]}", "{\"actions\": [{\"to\": null}]}", "{\"actions\": [{}, 3]}",
+  };
+  for (const std::string& text : not_plain) {
+    ParsedRecords fast;
+    EXPECT_FALSE(ParseJsonRecordsFast(text, &fast)) << text;
+    const ParsedRecords general = ParseJsonRecordsGeneral(text);
+    const ParsedRecords both = ParseJsonRecords(text);
+    EXPECT_EQ(Codes(both.findings), Codes(general.findings)) << text;
+    ASSERT_EQ(both.records.size(), general.records.size()) << text;
+    for (size_t k = 0; k < both.records.size(); ++k) {
+      EXPECT_TRUE(MessageDifferencer::Equals(both.records[k], general.records[k])) << text;
+    }
+  }
+}
+
 // The JSON mapping of a repeated field is an array; a lone object where the
 // array belongs is not a record (docs: "exactly the documented mapping is
 // accepted").
