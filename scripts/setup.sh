@@ -17,6 +17,8 @@ PACKAGES=(
   # deployment tests: nginx in front of replicas (tests/replicas_test.sh),
   # the Kubernetes manifests parsed by tests/k8s_manifest_test.sh
   nginx python3-yaml
+  # TLS test certificates, made at test time (tests/tls_test.sh)
+  openssl
 )
 # The gRPC client no one here wrote (tests/node_client: @grpc/grpc-js from
 # npm) needs Node.js and npm; a machine with its own Node.js (e.g. from

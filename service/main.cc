@@ -58,7 +58,7 @@ void WriteMetricsFile(const std::string& path, const Metrics& metrics) {
 int Main(int argc, char** argv) {
   CLI::App app{"scribed: Scribe's gRPC server (validate, annotate, replay, convert, referee)"};
   std::string listen = "0.0.0.0:50051";
-  std::string tls_cert, tls_key, tls_client_ca;
+  std::string tls_cert, tls_key, tls_client_ca, tls_client_auth;
   int max_message_mb = 16;
   ServiceOptions options;
   int threads = 0;
@@ -69,7 +69,11 @@ int Main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--tls-cert", tls_cert, "PEM certificate chain: serve TLS");
   app.add_option("--tls-key", tls_key, "PEM private key for --tls-cert");
-  app.add_option("--tls-client-ca", tls_client_ca, "PEM CA bundle: require and verify client certificates");
+  app.add_option("--tls-client-ca", tls_client_ca, "PEM CA bundle: verify client certificates against it");
+  app.add_option("--tls-client-auth", tls_client_auth,
+                 "with --tls-client-ca: require (default; a client without a certificate is refused) or "
+                 "optional (a client may send none; one it sends must verify)")
+      ->check(CLI::IsMember({"require", "optional"}));
   app.add_option("--max-message-mb", max_message_mb, "largest request or response, in MiB")
       ->check(CLI::Range(1, 1024))
       ->capture_default_str();
@@ -104,8 +108,23 @@ int Main(int argc, char** argv) {
   sigaddset(&signals, SIGINT);
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
 
+  // TLS settings that would be ignored are a mistake, not a plaintext
+  // server.
+  if (tls_cert.empty() != tls_key.empty()) {
+    Log("ERROR", "--tls-cert and --tls-key go together");
+    return 2;
+  }
+  if (tls_cert.empty() && (!tls_client_ca.empty() || !tls_client_auth.empty())) {
+    Log("ERROR", "--tls-client-ca and --tls-client-auth need --tls-cert and --tls-key");
+    return 2;
+  }
+  if (!tls_client_auth.empty() && tls_client_ca.empty()) {
+    Log("ERROR", "--tls-client-auth needs --tls-client-ca (the CAs client certificates are verified against)");
+    return 2;
+  }
+  const bool client_cert_required = !tls_client_ca.empty() && tls_client_auth != "optional";
   std::shared_ptr<grpc::ServerCredentials> credentials = grpc::InsecureServerCredentials();
-  if (!tls_cert.empty() || !tls_key.empty()) {
+  if (!tls_cert.empty()) {
     grpc::SslServerCredentialsOptions ssl;
     grpc::SslServerCredentialsOptions::PemKeyCertPair pair;
     if (!ReadAll(tls_cert, &pair.cert_chain) || !ReadAll(tls_key, &pair.private_key)) {
@@ -118,7 +137,9 @@ int Main(int argc, char** argv) {
         Log("ERROR", "cannot read --tls-client-ca");
         return 2;
       }
-      ssl.client_certificate_request = GRPC_SSL_REQUEST_AND_REQUIRE_CLIENT_CERTIFICATE_AND_VERIFY;
+      ssl.client_certificate_request = client_cert_required
+                                           ? GRPC_SSL_REQUEST_AND_REQUIRE_CLIENT_CERTIFICATE_AND_VERIFY
+                                           : GRPC_SSL_REQUEST_CLIENT_CERTIFICATE_AND_VERIFY;
     }
     credentials = grpc::SslServerCredentials(ssl);
   }
@@ -149,7 +170,9 @@ int Main(int argc, char** argv) {
   std::printf("listening on port %d\n", port);
   std::fflush(stdout);
   Log("INFO", absl::StrCat("serving on ", listen, " (port ", port, ")", tls_cert.empty() ? "" : " with TLS",
-                           tls_client_ca.empty() ? "" : ", client certificates required"));
+                           tls_client_ca.empty()   ? ""
+                           : client_cert_required ? ", client certificates required"
+                                                  : ", client certificates verified when sent"));
 
   std::atomic<bool> stopping{false};
   std::thread reporter([&] {
