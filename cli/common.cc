@@ -1,0 +1,78 @@
+#include "cli/common.h"
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+
+#include "absl/strings/str_cat.h"
+#include "engine/ruleset.h"
+
+namespace scribe {
+
+// Files larger than this are refused rather than read into memory.
+constexpr std::streamoff kMaxFileBytes = 512ll * 1024 * 1024;
+
+bool ReadFile(const std::string& path, std::string* out, std::string* error) {
+  if (path == "-") {
+    out->assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+    return true;
+  }
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    *error = absl::StrCat(path, ": is a directory");
+    return false;
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    *error = absl::StrCat(path, ": cannot open: ", std::strerror(errno));
+    return false;
+  }
+  in.seekg(0, std::ios::end);
+  const std::streamoff size = in.tellg();
+  if (size < 0) {
+    *error = absl::StrCat(path, ": cannot read (not a regular file?)");
+    return false;
+  }
+  if (size > kMaxFileBytes) {
+    *error = absl::StrCat(path, ": ", size, " bytes is more than the ", kMaxFileBytes, " allowed");
+    return false;
+  }
+  in.seekg(0, std::ios::beg);
+  out->resize(static_cast<size_t>(size));
+  in.read(out->data(), size);
+  if (!in) {
+    *error = absl::StrCat(path, ": read failed");
+    return false;
+  }
+  return true;
+}
+
+bool IsReadableFile(const std::string& path) {
+  std::ifstream in(path);
+  return static_cast<bool>(in);
+}
+
+// --ruleset: a ruleset file when such a file exists, else a reference.
+absl::StatusOr<std::shared_ptr<const Rules>> CliRuleset(const std::string& ref) {
+  if (ref.find('(') == std::string::npos && IsReadableFile(ref)) {
+    std::string text, error;
+    if (!ReadFile(ref, &text, &error)) return absl::InvalidArgumentError(error);
+    auto rules = LoadRulesetText(text);
+    if (!rules.ok()) {
+      return absl::Status(rules.status().code(),
+                          absl::StrCat(ref, ": ", rules.status().message()));
+    }
+    return rules;
+  }
+  return LoadRuleset(ref);
+}
+
+int RulesetError(const absl::Status& status) {
+  std::cerr << "scribe: ruleset: " << status.message() << "\n";
+  return kExitUsage;
+}
+
+}  // namespace scribe

@@ -1,0 +1,132 @@
+#include "cli/solve_command.h"
+
+#include <sys/resource.h>
+
+#include <iostream>
+#include <string>
+
+#include "absl/strings/str_format.h"
+#include "analysis/table.h"
+#include "cli/common.h"
+#include "engine/solver.h"
+#include "engine/state_index.h"
+
+namespace scribe {
+namespace {
+
+struct SolveArgs {
+  CLI::App* solve = nullptr;
+  CLI::App* info = nullptr;
+  std::string ruleset;
+  std::string out;
+  int threads = 2;
+  double tolerance = 1e-6;
+  double max_memory_gib = 8;
+  bool quiet = false;
+  std::string table;
+};
+
+SolveArgs& Args() {
+  static SolveArgs args;
+  return args;
+}
+
+double PeakRssMiB() {
+  struct rusage usage;
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_maxrss / 1024.0;  // kilobytes on Linux
+}
+
+int CmdSolve(const SolveArgs& args) {
+  auto rules = CliRuleset(args.ruleset);
+  if (!rules.ok()) return RulesetError(rules.status());
+  auto index = StateIndex::Create(**rules);
+  if (!index.ok()) {
+    std::cerr << "scribe: solve: " << index.status().message()
+              << " (`scribe suggest` and `scribe annotate --depth N` estimate such rulesets by search)\n";
+    return kExitUsage;
+  }
+  SolveOptions options;
+  options.threads = args.threads;
+  options.tolerance = args.tolerance;
+  options.max_bytes = static_cast<uint64_t>(args.max_memory_gib * 1073741824.0);
+  if (!args.quiet) {
+    std::cerr << absl::StrFormat("solving %s (%s): %d positions, %.1f MiB of values while solving\n",
+                                 args.ruleset, (*rules)->digest, (*index)->size(),
+                                 (*index)->size() * 4 / 1048576.0);
+    options.progress = [](const SolveProgress& p) {
+      std::cerr << absl::StrFormat("  layers (%d,%d)%s: %2d sweeps, change %.1e; %5.1f%% done, %.1f s\n",
+                                   p.mover_off, p.opponent_off,
+                                   p.mover_off == p.opponent_off
+                                       ? "      "
+                                       : absl::StrFormat("+(%d,%d)", p.opponent_off, p.mover_off),
+                                   p.sweeps, p.residual, 100.0 * p.positions_done / p.positions_total,
+                                   p.seconds);
+    };
+  }
+  auto solution = Solve(**rules, **index, options);
+  if (!solution.ok()) {
+    std::cerr << "scribe: solve: " << solution.status().message() << "\n";
+    return kExitUsage;
+  }
+  if (auto status = WriteTable(args.out, **rules, *solution); !status.ok()) {
+    std::cerr << "scribe: solve: " << status.message() << "\n";
+    return kExitUsage;
+  }
+  const double start = solution->values[(*index)->Rank(StartPosition(**rules))];
+  std::cout << absl::StrFormat(
+      "ruleset      %s\ndigest       %s\npositions    %d\ntable        %s (%.1f MiB)\n"
+      "solve time   %.1f s (%d threads)\nsweeps       %d in all, at most %d for a layer pair\n"
+      "residual     %.2e (tolerance %.0e)\npeak memory  %.0f MiB\n"
+      "start        %.4f%% for the side to move first\n",
+      args.ruleset, (*rules)->digest, (*index)->size(), args.out, (*index)->size() * 2 / 1048576.0,
+      solution->seconds, args.threads, solution->sweeps, solution->max_layer_sweeps, solution->residual,
+      args.tolerance, PeakRssMiB(), 100.0 * start);
+  return kExitOk;
+}
+
+int CmdTableInfo(const SolveArgs& args) {
+  auto table = TableEvaluator::Open(args.table);
+  if (!table.ok()) {
+    std::cerr << "scribe: table: " << table.status().message() << "\n";
+    return kExitUsage;
+  }
+  const TableInfo& info = (*table)->info();
+  const Rules& rules = (*table)->rules();
+  std::cout << absl::StrFormat(
+      "ruleset      %s\ndigest       %s\npositions    %d\nfile         %d bytes\nsolve time   %.1f s\n"
+      "residual     %.2e\nstart        %.4f%% for the side to move first\n",
+      rules.ruleset.id().empty() ? "custom" : rules.ruleset.id(), info.digest, info.positions, info.file_bytes,
+      info.seconds, info.tolerance, 100.0 * (*table)->Value(StartPosition(rules)));
+  return kExitOk;
+}
+
+}  // namespace
+
+void AddSolveCommands(CLI::App& app) {
+  SolveArgs& args = Args();
+  args.solve = app.add_subcommand(
+      "solve", "Solve a ruleset: every position's exact winning chance under perfect play, into a table file");
+  args.solve->add_option("--ruleset", args.ruleset, "ruleset reference or file")->required();
+  args.solve->add_option("--out", args.out, "table file to write")->required();
+  args.solve->add_option("--threads", args.threads, "threads sharing each sweep")->check(CLI::Range(1, 64));
+  args.solve->add_option("--tolerance", args.tolerance, "stop when no value changes by more than this")
+      ->check(CLI::Range(1e-9, 1e-2));
+  args.solve->add_option("--max-memory", args.max_memory_gib, "refuse rulesets needing more GiB than this")
+      ->check(CLI::PositiveNumber);
+  args.solve->add_flag("--quiet", args.quiet, "no progress on standard error");
+
+  auto* table = app.add_subcommand("table", "Inspect a solved table");
+  table->require_subcommand(1);
+  args.info = table->add_subcommand("info", "What a table file holds: ruleset, digest, positions, solve");
+  args.info->add_option("FILE", args.table, "table file")->required();
+}
+
+int RunSolveCommands() {
+  SolveArgs& args = Args();
+  if (args.solve != nullptr && args.solve->parsed()) return CmdSolve(args);
+  if (args.info != nullptr && args.info->parsed()) return CmdTableInfo(args);
+  return -1;
+}
+
+}  // namespace scribe

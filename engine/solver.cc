@@ -1,0 +1,332 @@
+#include "engine/solver.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <thread>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "engine/position.h"
+
+namespace scribe {
+namespace {
+
+// Values are shared between the sweeping threads; each is read and written
+// whole (relaxed atomics: asynchronous value iteration converges to the same
+// fixed point whatever the interleaving).
+inline float Load(const float* values, uint64_t rank) {
+  return std::atomic_ref<float>(*const_cast<float*>(values + rank)).load(std::memory_order_relaxed);
+}
+inline void Store(float* values, uint64_t rank, float v) {
+  std::atomic_ref<float>(values[rank]).store(v, std::memory_order_relaxed);
+}
+
+// Bellman's right-hand side for `pos` (light, the mover, to move).
+inline double Backup(const Rules& rules, const StateIndex& index, const float* values, const Position& pos) {
+  Position passed = pos;
+  PassTurn(&passed);
+  const double pass = 1.0 - Load(values, index.Rank(passed));
+  double sum = 0;
+  MoveList moves;
+  for (const RollOutcome& o : rules.outcomes) {
+    double best;
+    if (o.roll == 0) {
+      best = pass;
+    } else {
+      LegalMoves(rules, pos, o.roll, &moves);
+      if (moves.empty()) {
+        best = pass;
+      } else {
+        best = 0;
+        for (const Move& m : moves) {
+          Position next = pos;
+          const MoveResult result = ApplyMove(rules, &next, m);
+          double v;
+          if (result.won) {
+            v = 1.0;
+          } else {
+            v = Load(values, index.Rank(next));
+            if (!result.extra_roll) v = 1.0 - v;
+          }
+          best = std::max(best, v);
+        }
+      }
+    }
+    sum += o.weight * best;
+  }
+  return sum / static_cast<double>(1u << rules.dice_count);
+}
+
+// A position of a layer pair: occupancies, with bit 0 of mover_occ (never
+// an occupied index) saying which of the pair's layers it is in.
+struct PairEntry {
+  uint32_t mover_occ;
+  uint32_t opp_occ;
+};
+constexpr size_t kBlock = 512;
+
+int IndexSum(uint32_t occ) {
+  int sum = 0;
+  for (; occ; occ &= occ - 1) sum += std::countr_zero(occ);
+  return sum;
+}
+
+// The positions of `layers`, by the sum of both sides' path indices,
+// highest first (a counting sort).
+std::vector<PairEntry> AdvancedFirst(const Rules& rules, const StateIndex& index,
+                                     const std::vector<std::pair<int, int>>& layers) {
+  const int max_key = 2 * rules.pieces * rules.off;
+  std::vector<uint64_t> start(max_key + 2, 0);
+  const auto key = [&](int layer, uint32_t mover_occ, uint32_t opp_occ) {
+    return IndexSum(mover_occ) + IndexSum(opp_occ) + (layers[layer].first + layers[layer].second) * rules.off;
+  };
+  for (int l = 0; l < static_cast<int>(layers.size()); ++l) {
+    index.ForEachInLayer(layers[l].first, layers[l].second, [&](uint64_t, uint32_t m, uint32_t o) {
+      ++start[max_key - key(l, m, o) + 1];
+    });
+  }
+  for (int k = 1; k <= max_key + 1; ++k) start[k] += start[k - 1];
+  std::vector<PairEntry> order(start[max_key + 1]);
+  for (int l = 0; l < static_cast<int>(layers.size()); ++l) {
+    index.ForEachInLayer(layers[l].first, layers[l].second, [&](uint64_t, uint32_t m, uint32_t o) {
+      order[start[max_key - key(l, m, o)]++] = PairEntry{m | static_cast<uint32_t>(l), o};
+    });
+  }
+  return order;
+}
+
+// The same for rules without stacking or auto-placement, on occupancy bits
+// alone (no Position): every successor's rank is found first and its value
+// prefetched, so the memory reads overlap. `mover` and `opp` are the side to
+// move's and the other side's occupied path indices.
+inline double FastBackup(const Rules& rules, const StateIndex& index, const float* values, uint32_t mover,
+                         int mover_off, uint32_t opp, int opp_off) {
+  constexpr int kMaxSucc = 8 * kIndexSlots;
+  uint64_t succ_rank[kMaxSucc];
+  uint8_t succ_flip[kMaxSucc];
+  int outcome_end[kMaxRoll + 2];
+  int n = 0;
+  const int pieces = rules.pieces;
+  const int waiting = pieces - mover_off - std::popcount(mover);
+  const uint32_t opp_here = rules.opp_is_identity ? (opp & rules.opp_identity[kLight])
+                                                  : MapOccupancy(rules.opp_to_mine[kLight], opp);
+  const uint32_t blocked = mover | (rules.safe_shared ? 0u : (opp_here & rules.safe_mask));
+  const uint32_t allowed = (rules.board_mask | (1u << rules.off)) & ~blocked;
+  using Parts = StateIndex::Parts;
+  const Parts mover_as_mover = index.MoverParts(mover), mover_as_opp = index.OpponentParts(mover);
+  const Parts opp_as_mover = index.MoverParts(opp), opp_as_opp = index.OpponentParts(opp);
+  bool wins[kMaxRoll + 2] = {};
+  const int outcomes = static_cast<int>(rules.outcomes.size());
+  for (int k = 0; k < outcomes; ++k) {
+    const int roll = rules.outcomes[k].roll;
+    if (roll > 0) {
+      uint32_t sources = mover;
+      if (waiting > 0 && ((rules.entry_roll_mask >> roll) & 1u)) sources |= 1u;
+      uint32_t dest = static_cast<uint32_t>(static_cast<uint64_t>(sources) << roll) & allowed;
+      while (dest) {
+        const int d = std::countr_zero(dest);
+        dest &= dest - 1;
+        const int from = d - roll;
+        if (d == rules.off) {
+          if (mover_off + 1 == pieces) {
+            wins[k] = true;
+            continue;
+          }
+          succ_rank[n] = index.RankParts(opp_as_mover, opp_off, mover_as_opp ^ index.OpponentBits(from),
+                                         mover_off + 1);
+          succ_flip[n++] = 1;
+          continue;
+        }
+        Parts opp_m = opp_as_mover, opp_o = opp_as_opp;
+        bool captured = false;
+        if (!rules.IsSafe(d)) {
+          const uint32_t hit = opp & rules.opp_overlap[kLight][d];
+          if (hit) {
+            const int j = std::countr_zero(hit);
+            opp_m = opp_m ^ index.MoverBits(j);
+            opp_o = opp_o ^ index.OpponentBits(j);
+            captured = true;
+          }
+        }
+        if (rules.GivesExtraRoll(d) || (captured && rules.capture_extra_roll)) {
+          succ_rank[n] = index.RankParts(mover_as_mover ^ index.MoverBits(from) ^ index.MoverBits(d), mover_off,
+                                         opp_o, opp_off);
+          succ_flip[n++] = 0;
+        } else {
+          succ_rank[n] = index.RankParts(opp_m, opp_off, mover_as_opp ^ index.OpponentBits(from) ^ index.OpponentBits(d),
+                                         mover_off);
+          succ_flip[n++] = 1;
+        }
+      }
+    }
+    outcome_end[k] = n;
+  }
+  const uint64_t pass_rank = index.RankParts(opp_as_mover, opp_off, mover_as_opp, mover_off);
+  __builtin_prefetch(values + pass_rank);
+  for (int i = 0; i < n; ++i) __builtin_prefetch(values + succ_rank[i]);
+  const double pass = 1.0 - Load(values, pass_rank);
+  double sum = 0;
+  int i = 0;
+  for (int k = 0; k < outcomes; ++k) {
+    double best;
+    if (wins[k]) {
+      best = 1.0;
+      i = outcome_end[k];
+    } else if (i == outcome_end[k]) {
+      best = pass;
+    } else {
+      best = 0;
+      for (; i < outcome_end[k]; ++i) {
+        const double v = Load(values, succ_rank[i]);
+        best = std::max(best, succ_flip[i] ? 1.0 - v : v);
+      }
+    }
+    sum += rules.outcomes[k].weight * best;
+  }
+  return sum / static_cast<double>(1u << rules.dice_count);
+}
+
+}  // namespace
+
+double BellmanValue(const Rules& rules, const StateIndex& index, const float* values, uint64_t rank) {
+  return Backup(rules, index, values, index.Unrank(rank));
+}
+
+absl::StatusOr<Solution> Solve(const Rules& rules, const StateIndex& index, const SolveOptions& options) {
+  const uint64_t bytes = index.size() * sizeof(float);
+  if (bytes > options.max_bytes) {
+    return absl::ResourceExhaustedError(absl::StrFormat(
+        "solving needs %.1f GiB for %d positions' values, more than the %.1f GiB allowed", bytes / 1073741824.0,
+        index.size(), options.max_bytes / 1073741824.0));
+  }
+  const auto start = std::chrono::steady_clock::now();
+  const auto elapsed = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  Solution solution;
+  solution.values.assign(index.size(), 0.5f);
+  float* values = solution.values.data();
+  const int n = index.pieces();
+  const int threads = std::max(1, options.threads);
+  uint64_t done = 0;
+  // Auto-placement needs the general move code.
+  const bool fast = rules.auto_place_mask == 0;
+
+  // Layer pairs {(a, b), (b, a)}, most pieces off first.
+  for (int total = 2 * (n - 1); total >= 0; --total) {
+    for (int a = std::max(0, total - (n - 1)); a <= total / 2; ++a) {
+      const int b = total - a;
+      std::vector<std::pair<int, int>> layers = {{a, b}};
+      if (a != b) layers.push_back({b, a});
+      uint64_t pair_size = 0;
+      for (const auto& [mo, oo] : layers) pair_size += index.LayerSize(mo, oo);
+
+      // The pair's positions, most advanced first: the sum of both sides'
+      // path indices (borne-off pieces count L+1) grows with every move
+      // that captures nothing, so one in-place sweep in this order sees
+      // this sweep's value for every such move's result.
+      const std::vector<PairEntry> order = AdvancedFirst(rules, index, layers);
+
+      // Small pairs are not worth a thread's start per sweep.
+      const int pool_size = order.size() < 64 * kBlock ? 1 : threads;
+      int sweeps = 0;
+      double residual = 0;
+      // Each position's change in the last sweep, and the estimate of the
+      // slowest error mode's ratio per sweep (Aitken extrapolation).
+      std::vector<float> change(order.size(), 0.0f);
+      double last_ratio = 0;
+      int since_extrapolation = 0;
+      do {
+        ++sweeps;
+        ++since_extrapolation;
+        std::vector<double> thread_delta(pool_size, 0.0), dot_cp(pool_size, 0.0), dot_pp(pool_size, 0.0);
+        const auto work = [&](int t) {
+          double delta = 0, cp = 0, pp = 0;
+          Position pos;
+          // Blocks of the order go to the threads in turn, so that both
+          // advance through the pair together.
+          for (size_t block = static_cast<size_t>(t) * kBlock; block < order.size();
+               block += static_cast<size_t>(pool_size) * kBlock) {
+            const size_t end = std::min(order.size(), block + kBlock);
+            for (size_t i = block; i < end; ++i) {
+              const PairEntry& e = order[i];
+              const auto& layer = layers[e.mover_occ & 1u];
+              const uint32_t mover_occ = e.mover_occ & ~1u;
+              const uint64_t rank = index.Rank(mover_occ, layer.first, e.opp_occ, layer.second);
+              const double old = Load(values, rank);
+              double v;
+              if (fast) {
+                v = FastBackup(rules, index, values, mover_occ, layer.first, e.opp_occ, layer.second);
+              } else {
+                index.FillPosition(mover_occ, layer.first, e.opp_occ, layer.second, &pos);
+                v = Backup(rules, index, values, pos);
+              }
+              const double d = v - old;
+              delta = std::max(delta, std::fabs(d));
+              cp += d * change[i];
+              pp += static_cast<double>(change[i]) * change[i];
+              change[i] = static_cast<float>(d);
+              Store(values, rank, static_cast<float>(v));
+            }
+          }
+          thread_delta[t] = delta;
+          dot_cp[t] = cp;
+          dot_pp[t] = pp;
+        };
+        if (pool_size == 1) {
+          work(0);
+        } else {
+          std::vector<std::thread> pool;
+          for (int t = 0; t < pool_size; ++t) pool.emplace_back(work, t);
+          for (auto& th : pool) th.join();
+        }
+        residual = *std::max_element(thread_delta.begin(), thread_delta.end());
+        double cp = 0, pp = 0;
+        for (int t = 0; t < pool_size; ++t) cp += dot_cp[t], pp += dot_pp[t];
+        const double ratio = pp > 0 ? cp / pp : 0;
+        if (residual >= options.tolerance && since_extrapolation >= 3 && std::fabs(ratio) < 0.97 &&
+            std::fabs(ratio - last_ratio) < 0.02 * std::fabs(ratio)) {
+          // The error has settled into its slowest mode, shrinking by
+          // `ratio` a sweep: jump to where that would end.
+          const double k = ratio / (1 - ratio);
+          for (size_t i = 0; i < order.size(); ++i) {
+            const PairEntry& e = order[i];
+            const auto& layer = layers[e.mover_occ & 1u];
+            const uint64_t rank = index.Rank(e.mover_occ & ~1u, layer.first, e.opp_occ, layer.second);
+            const double v = std::clamp(Load(values, rank) + k * change[i], 0.0, 1.0);
+            Store(values, rank, static_cast<float>(v));
+          }
+          since_extrapolation = 0;
+        }
+        last_ratio = ratio;
+        if (sweeps >= options.max_sweeps && residual >= options.tolerance) {
+          return absl::InternalError(absl::StrFormat(
+              "layers (%d, %d) did not converge in %d sweeps (last change %g)", a, b, sweeps, residual));
+        }
+      } while (residual >= options.tolerance);
+
+      done += pair_size;
+      solution.sweeps += sweeps;
+      solution.max_layer_sweeps = std::max(solution.max_layer_sweeps, sweeps);
+      solution.residual = std::max(solution.residual, residual);
+      if (options.progress) {
+        SolveProgress p;
+        p.mover_off = a;
+        p.opponent_off = b;
+        p.sweeps = sweeps;
+        p.residual = residual;
+        p.positions_done = done;
+        p.positions_total = index.size();
+        p.seconds = elapsed();
+        options.progress(p);
+      }
+    }
+  }
+  solution.seconds = elapsed();
+  return solution;
+}
+
+}  // namespace scribe

@@ -1,0 +1,71 @@
+// Solving a ruleset: the chance that the side to move wins, for every
+// position (StateIndex order), under perfect play by both sides: the
+// expectimax value over the exact dice chances, a fixed point of
+//   V(p) = sum over throws r of P(r) * max over moves m of W(p, m)
+// with W = 1 for a winning move, V(next) when the move earns another throw,
+// 1 - V(next) otherwise, and 1 - V(p with the turn passed) for a throw with
+// no move.
+//
+// The work goes layer by layer, from the most pieces borne off down (a
+// borne-off piece never comes back, so a layer depends only on itself, its
+// colour-swapped twin and layers already solved). Within a pair of twin
+// layers, Gauss-Seidel sweeps update values in place, most advanced
+// positions first, so a sweep already sees this sweep's values for every
+// successor of a move that does not capture: only captures and passes carry
+// old values, and a pair converges in a few dozen sweeps instead of the
+// hundreds plain value iteration needs (docs/analysis.md has the figures).
+// Both cores share each sweep.
+//
+// Nothing here reads or writes files (analysis/table.h does).
+#ifndef SCRIBE_ENGINE_SOLVER_H_
+#define SCRIBE_ENGINE_SOLVER_H_
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "engine/rules.h"
+#include "engine/state_index.h"
+
+namespace scribe {
+
+struct SolveProgress {
+  int mover_off = 0;     // the layer pair finished: (a, b) and (b, a)
+  int opponent_off = 0;
+  int sweeps = 0;        // sweeps it took
+  double residual = 0;   // largest change in its last sweep
+  uint64_t positions_done = 0;
+  uint64_t positions_total = 0;
+  double seconds = 0;    // since the solve began
+};
+
+struct SolveOptions {
+  // Sweeps stop when no value changes by more than this; the largest
+  // Bellman residual of the result is below it.
+  double tolerance = 1e-6;
+  int threads = 2;
+  // A layer pair that has not converged after this many sweeps fails the
+  // solve (never expected; a guard against a non-converging ruleset).
+  int max_sweeps = 10000;
+  // Refuse rulesets whose values would need more memory than this.
+  uint64_t max_bytes = uint64_t{8} << 30;
+  std::function<void(const SolveProgress&)> progress;
+};
+
+struct Solution {
+  std::vector<float> values;  // by rank
+  double residual = 0;        // largest last-sweep change over all layers
+  uint64_t sweeps = 0;        // sweeps over all layer pairs
+  int max_layer_sweeps = 0;
+  double seconds = 0;
+};
+
+// Bellman's right-hand side for the position of `rank`, given values.
+double BellmanValue(const Rules& rules, const StateIndex& index, const float* values, uint64_t rank);
+
+absl::StatusOr<Solution> Solve(const Rules& rules, const StateIndex& index, const SolveOptions& options = {});
+
+}  // namespace scribe
+
+#endif  // SCRIBE_ENGINE_SOLVER_H_

@@ -1,0 +1,372 @@
+// The solver, its position index and its table files, checked against an
+// independent brute force: every position reachable from the start, found
+// with the engine's own moves, kept in a hash map with both colours (no
+// mirror trick, no ranking), solved by plain value iteration in double.
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "analysis/table.h"
+#include "engine/evaluator.h"
+#include "engine/position.h"
+#include "engine/ruleset.h"
+#include "engine/solver.h"
+#include "engine/state_index.h"
+#include "gtest/gtest.h"
+
+namespace scribe {
+namespace {
+
+std::shared_ptr<const Rules> Load(const std::string& ref) {
+  auto rules = LoadRuleset(ref);
+  EXPECT_TRUE(rules.ok()) << ref << ": " << rules.status();
+  return *rules;
+}
+
+std::string Key(const Position& p) {
+  return std::string(reinterpret_cast<const char*>(&p.occ), sizeof(p.occ)) +
+         std::string(reinterpret_cast<const char*>(&p.count), sizeof(p.count)) + static_cast<char>(p.to_move);
+}
+
+Position Mirror(const Position& p) {
+  Position m = p;
+  std::swap(m.occ[0], m.occ[1]);
+  for (int i = 0; i < kIndexSlots; ++i) std::swap(m.count[0][i], m.count[1][i]);
+  m.to_move = Other(p.to_move);
+  return m;
+}
+
+// Every position reachable from either side starting, with its value by
+// plain value iteration (Jacobi, in double) to 1e-12.
+struct BruteForce {
+  std::vector<Position> positions;
+  std::unordered_map<std::string, int> id;
+  std::vector<double> value;
+
+  explicit BruteForce(const Rules& rules) {
+    const auto add = [&](const Position& p) {
+      auto [it, fresh] = id.emplace(Key(p), static_cast<int>(positions.size()));
+      if (fresh) positions.push_back(p);
+      return it->second;
+    };
+    add(StartPosition(rules, kLight));
+    add(StartPosition(rules, kDark));
+    MoveList moves;
+    for (size_t i = 0; i < positions.size(); ++i) {
+      const Position p = positions[i];
+      if (IsOver(rules, p)) continue;
+      Position passed = p;
+      PassTurn(&passed);
+      add(passed);
+      for (const RollOutcome& o : rules.outcomes) {
+        LegalMoves(rules, p, o.roll, &moves);
+        for (const Move& m : moves) {
+          Position next = p;
+          ApplyMove(rules, &next, m);
+          add(next);
+        }
+      }
+    }
+    // The graph once: per position and throw, each move's (target, kind);
+    // kind 0: the target's value, 1: one minus it, 2: a win.
+    struct Edge {
+      int target;
+      int kind;
+    };
+    std::vector<std::vector<std::vector<Edge>>> edges(positions.size());
+    std::vector<int> pass_of(positions.size(), -1);
+    for (size_t i = 0; i < positions.size(); ++i) {
+      const Position& p = positions[i];
+      if (IsOver(rules, p)) continue;
+      Position passed = p;
+      PassTurn(&passed);
+      pass_of[i] = id.at(Key(passed));
+      for (const RollOutcome& o : rules.outcomes) {
+        LegalMoves(rules, p, o.roll, &moves);
+        std::vector<Edge> list;
+        for (const Move& m : moves) {
+          Position after = p;
+          const MoveResult r = ApplyMove(rules, &after, m);
+          list.push_back({id.at(Key(after)), r.won ? 2 : (r.extra_roll ? 0 : 1)});
+        }
+        edges[i].push_back(std::move(list));
+      }
+    }
+    value.assign(positions.size(), 0.5);
+    for (size_t i = 0; i < positions.size(); ++i) {
+      if (IsOver(rules, positions[i])) value[i] = FinishedValue(rules, positions[i]);
+    }
+    const double total = static_cast<double>(1u << rules.dice_count);
+    for (int sweep = 0; sweep < 100000; ++sweep) {
+      std::vector<double> next = value;
+      double change = 0;
+      for (size_t i = 0; i < positions.size(); ++i) {
+        if (pass_of[i] < 0) continue;
+        const double pass = 1 - value[pass_of[i]];
+        double v = 0;
+        for (size_t k = 0; k < rules.outcomes.size(); ++k) {
+          double best = edges[i][k].empty() ? pass : 0.0;
+          for (const Edge& e : edges[i][k]) {
+            best = std::max(best, e.kind == 2 ? 1.0 : (e.kind == 0 ? value[e.target] : 1 - value[e.target]));
+          }
+          v += rules.outcomes[k].weight / total * best;
+        }
+        change = std::max(change, std::fabs(v - value[i]));
+        next[i] = v;
+      }
+      value.swap(next);
+      if (change < 1e-12) break;
+    }
+  }
+};
+
+// ---------------------------------------------------------------------------
+// The index.
+
+TEST(StateIndexTest, FinkelHasRoyalUrsPositionCount) {
+  auto rules = Load("finkel");
+  auto index = StateIndex::Create(*rules);
+  ASSERT_TRUE(index.ok()) << index.status();
+  // RoyalUr's solver: about 138 million light-to-move positions.
+  EXPECT_EQ((*index)->size(), 137870097u);
+  EXPECT_EQ((*index)->shared_squares(), 8);
+  EXPECT_EQ((*index)->private_squares(), 6);
+}
+
+TEST(StateIndexTest, RankInvertsUnrankForEveryPosition) {
+  for (const char* ref : {"finkel(pieces=2)", "masters(pieces=2)", "blitz(pieces=2)", "sawah-tablet(pieces=2)",
+                          "finkel(pieces=3)"}) {
+    auto rules = Load(ref);
+    auto index = StateIndex::Create(*rules);
+    ASSERT_TRUE(index.ok()) << ref;
+    for (uint64_t r = 0; r < (*index)->size(); ++r) {
+      const Position p = (*index)->Unrank(r);
+      ASSERT_EQ(CheckPosition(*rules, p), "") << ref << " rank " << r;
+      ASSERT_EQ((*index)->Rank(p), r) << ref;
+      // The colour-swapped position has the same rank.
+      ASSERT_EQ((*index)->Rank(Mirror(p)), r) << ref;
+    }
+  }
+}
+
+TEST(StateIndexTest, LayersEnumerateInRankOrder) {
+  auto rules = Load("masters(pieces=3)");
+  auto index = StateIndex::Create(*rules);
+  ASSERT_TRUE(index.ok());
+  uint64_t expected = 0;
+  for (int a = 0; a < 3; ++a) {
+    for (int b = 0; b < 3; ++b) {
+      ASSERT_EQ((*index)->LayerBegin(a, b), expected);
+      (*index)->ForEachInLayer(a, b, [&](uint64_t rank, uint32_t mover, uint32_t opp) {
+        ASSERT_EQ(rank, expected);
+        ASSERT_EQ((*index)->Rank(mover, a, opp, b), rank);
+        ++expected;
+      });
+    }
+  }
+  EXPECT_EQ(expected, (*index)->size());
+}
+
+TEST(StateIndexTest, EveryReachablePositionHasItsOwnRank) {
+  auto rules = Load("masters(pieces=2)");
+  auto index = StateIndex::Create(*rules);
+  ASSERT_TRUE(index.ok());
+  BruteForce bf(*rules);
+  std::map<std::pair<uint64_t, int>, std::string> seen;
+  for (const Position& p : bf.positions) {
+    if (IsOver(*rules, p)) continue;
+    const uint64_t r = (*index)->Rank(p);
+    ASSERT_LT(r, (*index)->size());
+    // Two positions share a rank only as mirror images (other side to move).
+    const Position canonical = p.to_move == kLight ? p : Mirror(p);
+    auto [it, fresh] = seen.emplace(std::make_pair(r, 0), Key(canonical));
+    if (!fresh) ASSERT_EQ(it->second, Key(canonical));
+  }
+}
+
+TEST(StateIndexTest, RefusesRulesItCannotRank) {
+  for (const char* ref : {"turnover", "murray", "skiriuk"}) {
+    auto index = StateIndex::Create(*Load(ref));
+    ASSERT_FALSE(index.ok()) << ref;
+    EXPECT_EQ(index.status().code(), absl::StatusCode::kFailedPrecondition) << ref;
+  }
+  auto stacking = StateIndex::Create(*Load("turnover"));
+  EXPECT_NE(stacking.status().message().find("stack"), absl::string_view::npos);
+}
+
+// ---------------------------------------------------------------------------
+// The solver.
+
+struct Solved {
+  std::shared_ptr<const Rules> rules;
+  std::unique_ptr<StateIndex> index;
+  Solution solution;
+  double Value(const Position& p) const {
+    return IsOver(*rules, p) ? FinishedValue(*rules, p) : solution.values[index->Rank(p)];
+  }
+};
+
+Solved SolveOrDie(const std::string& ref, int threads = 2) {
+  Solved s;
+  s.rules = Load(ref);
+  auto index = StateIndex::Create(*s.rules);
+  EXPECT_TRUE(index.ok()) << index.status();
+  s.index = std::move(*index);
+  SolveOptions options;
+  options.threads = threads;
+  auto solution = Solve(*s.rules, *s.index, options);
+  EXPECT_TRUE(solution.ok()) << solution.status();
+  s.solution = std::move(*solution);
+  return s;
+}
+
+TEST(SolverTest, MatchesBruteForceOnSmallRulesets) {
+  // finkel: safe rosettes; blitz: captures earn a throw, rosettes unsafe;
+  // masters: a shared square numbered differently by each side's path.
+  for (const char* ref : {"finkel(pieces=2)", "blitz(pieces=2)", "masters(pieces=2)", "sawah-tablet(pieces=1)",
+                          "finkel-blank4(pieces=2)"}) {
+    SCOPED_TRACE(ref);
+    Solved s = SolveOrDie(ref);
+    BruteForce bf(*s.rules);
+    double worst = 0;
+    for (size_t i = 0; i < bf.positions.size(); ++i) {
+      worst = std::max(worst, std::fabs(s.Value(bf.positions[i]) - bf.value[i]));
+    }
+    EXPECT_LT(worst, 1e-5);
+    EXPECT_GT(bf.positions.size(), 100u);
+  }
+}
+
+TEST(SolverTest, BruteForceValuesAreColourSymmetric) {
+  auto rules = Load("masters(pieces=2)");
+  BruteForce bf(*rules);
+  int checked = 0;
+  for (size_t i = 0; i < bf.positions.size(); ++i) {
+    auto it = bf.id.find(Key(Mirror(bf.positions[i])));
+    if (it == bf.id.end()) continue;
+    ASSERT_NEAR(bf.value[i], bf.value[it->second], 1e-9);
+    ++checked;
+  }
+  EXPECT_GT(checked, 1000);
+}
+
+TEST(SolverTest, KnownStartValues) {
+  // RoyalUr's published table for finkel with 2 pieces; its solver for 3.
+  Solved two = SolveOrDie("finkel(pieces=2)");
+  EXPECT_NEAR(two.Value(StartPosition(*two.rules)), 0.51857, 0.000005);
+  Solved three = SolveOrDie("finkel(pieces=3)");
+  EXPECT_NEAR(three.Value(StartPosition(*three.rules)), 0.51620, 0.000005);
+  // Whoever starts, the side to move's chance is the same.
+  EXPECT_EQ(three.Value(StartPosition(*three.rules, kLight)), three.Value(StartPosition(*three.rules, kDark)));
+}
+
+TEST(SolverTest, ValuesInRangeAndResidualBelowTolerance) {
+  for (int threads : {1, 2}) {
+    Solved s = SolveOrDie("finkel(pieces=3)", threads);
+    const float* v = s.solution.values.data();
+    double worst = 0;
+    for (uint64_t r = 0; r < s.index->size(); ++r) {
+      ASSERT_GE(v[r], 0.0f);
+      ASSERT_LE(v[r], 1.0f);
+      // The general move code (Position, LegalMoves, ApplyMove), not the
+      // solver's own successor code.
+      worst = std::max(worst, std::fabs(BellmanValue(*s.rules, *s.index, v, r) - v[r]));
+    }
+    // Float storage adds its rounding to the sweep tolerance.
+    EXPECT_LT(worst, 1e-6 + 1e-7) << threads << " threads";
+    EXPECT_LT(s.solution.residual, 1e-6);
+  }
+}
+
+TEST(SolverTest, RefusesWhatDoesNotFitTheMemoryLimit) {
+  auto rules = Load("finkel");
+  auto index = StateIndex::Create(*rules);
+  ASSERT_TRUE(index.ok());
+  SolveOptions options;
+  options.max_bytes = 100 << 20;
+  auto solution = Solve(*rules, **index, options);
+  ASSERT_FALSE(solution.ok());
+  EXPECT_EQ(solution.status().code(), absl::StatusCode::kResourceExhausted);
+}
+
+// ---------------------------------------------------------------------------
+// Table files.
+
+class TableTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = ::testing::TempDir() + "/scribe_table_test_" + std::to_string(::getpid());
+    std::string cmd = "mkdir -p " + dir_;
+    ASSERT_EQ(std::system(cmd.c_str()), 0);
+  }
+  std::string Path(const std::string& name) const { return dir_ + "/" + name; }
+  std::string dir_;
+};
+
+TEST_F(TableTest, WritesAndMapsTheSameValues) {
+  Solved s = SolveOrDie("blitz(pieces=2)");
+  ASSERT_TRUE(WriteTable(Path("b2.tbl"), *s.rules, s.solution).ok());
+  auto table = TableEvaluator::Open(Path("b2.tbl"));
+  ASSERT_TRUE(table.ok()) << table.status();
+  EXPECT_TRUE((*table)->exact());
+  EXPECT_EQ((*table)->info().positions, s.index->size());
+  EXPECT_EQ((*table)->info().digest, s.rules->digest);
+  BruteForce bf(*s.rules);
+  for (size_t i = 0; i < bf.positions.size(); ++i) {
+    ASSERT_NEAR((*table)->Value(bf.positions[i]), bf.value[i], 1.0 / 65535 + 1e-5);
+  }
+  // A table answers one ply deeper with its own values, up to rounding.
+  for (size_t i = 0; i < bf.positions.size(); i += 7) {
+    ASSERT_NEAR(ExpectedValueOverThrows(**table, bf.positions[i]), (*table)->Value(bf.positions[i]), 1e-4);
+  }
+}
+
+TEST_F(TableTest, RefusesATableForOtherRules) {
+  Solved s = SolveOrDie("finkel(pieces=2)");
+  ASSERT_TRUE(WriteTable(Path("f2.tbl"), *s.rules, s.solution).ok());
+  auto other = TableEvaluator::Open(Path("f2.tbl"), Load("blitz(pieces=2)"));
+  ASSERT_FALSE(other.ok());
+  EXPECT_EQ(other.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_NE(other.status().message().find(s.rules->digest), absl::string_view::npos);
+  auto same = TableEvaluator::Open(Path("f2.tbl"), Load("finkel(pieces=2)"));
+  EXPECT_TRUE(same.ok()) << same.status();
+}
+
+TEST_F(TableTest, RefusesDamagedFiles) {
+  Solved s = SolveOrDie("finkel(pieces=1)");
+  ASSERT_TRUE(WriteTable(Path("f1.tbl"), *s.rules, s.solution).ok());
+  std::string bytes;
+  {
+    std::ifstream in(Path("f1.tbl"), std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  const auto write = [&](const std::string& name, const std::string& data) {
+    std::ofstream out(Path(name), std::ios::binary);
+    out << data;
+  };
+  write("truncated.tbl", bytes.substr(0, bytes.size() - 2));
+  write("longer.tbl", bytes + "xx");
+  std::string flipped = bytes;
+  flipped[80] ^= 1;  // inside the ruleset text
+  write("flipped.tbl", flipped);
+  std::string magic = bytes;
+  magic[0] = 'X';
+  write("magic.tbl", magic);
+  write("empty.tbl", "");
+  for (const char* name : {"truncated.tbl", "longer.tbl", "flipped.tbl", "magic.tbl", "empty.tbl"}) {
+    auto t = TableEvaluator::Open(Path(name));
+    ASSERT_FALSE(t.ok()) << name;
+    EXPECT_EQ(t.status().code(), absl::StatusCode::kInvalidArgument) << name << ": " << t.status();
+  }
+  auto missing = TableEvaluator::Open(Path("missing.tbl"));
+  EXPECT_EQ(missing.status().code(), absl::StatusCode::kNotFound);
+}
+
+}  // namespace
+}  // namespace scribe
