@@ -25,6 +25,7 @@
 #include "engine/random.h"
 #include "engine/ruleset.h"
 #include "engine/search.h"
+#include "analysis/table.h"
 #include "records/annotate.h"
 #include "records/formats.h"
 #include "records/json_record.h"
@@ -471,17 +472,28 @@ int CmdReplay(const std::string& path, const ReplayOptions& opts) {
 }
 
 // Winning chances for `scribe annotate` (docs/annotation.md, "Winning
-// chances"): from a search `depth` throws deep (an estimate) when it is 0 or
-// more; `graph` is an SVG file for light's chance over the first record.
+// chances"): exact, from a solved `table` file, or estimated by a search
+// `depth` throws deep when it is 0 or more; `graph` is an SVG file for
+// light's chance over the first record.
 struct AnnotateValueOptions {
+  std::string table;
   int depth = -1;
   std::string graph;
-  bool wanted() const { return depth >= 0; }
+  bool wanted() const { return !table.empty() || depth >= 0; }
 };
 
-// The evaluator for a record's rules.
+// The evaluator for a record's rules: a table for other rules is refused
+// (FAILED_PRECONDITION, naming both digests).
 absl::StatusOr<std::unique_ptr<Evaluator>> AnnotateEvaluator(const AnnotateValueOptions& options,
                                                              std::shared_ptr<const Rules> rules) {
+  if (!options.table.empty()) {
+    auto table = TableEvaluator::Open(options.table, std::move(rules));
+    if (!table.ok()) {
+      return absl::Status(table.status().code(),
+                          absl::StrCat("--table: ", table.status().message()));
+    }
+    return std::unique_ptr<Evaluator>(std::move(*table));
+  }
   return std::unique_ptr<Evaluator>(std::make_unique<SearchEvaluator>(std::move(rules), options.depth));
 }
 
@@ -514,7 +526,7 @@ bool WriteChanceGraph(const AnnotatedRecord& annotated, const v1::GameRecord& re
 int CmdAnnotate(const std::string& path, const std::string& format, bool tiles, const std::string& ruleset_ref,
                 const std::string& from, const AnnotateValueOptions& values) {
   if (!values.graph.empty() && !values.wanted()) {
-    std::cerr << "scribe: annotate: --graph needs winning chances: --depth N\n";
+    std::cerr << "scribe: annotate: --graph needs winning chances: --table FILE or --depth N\n";
     return kExitUsage;
   }
   std::shared_ptr<const Rules> forced;
@@ -543,6 +555,7 @@ int CmdAnnotate(const std::string& path, const std::string& format, bool tiles, 
   ParsedRecords parsed = ReadRecords(in, text, io);
   std::vector<v1::GameRecord> annotated_records;
   std::vector<std::string> json;
+  std::unique_ptr<Evaluator> evaluator;
   for (v1::GameRecord& record : parsed.records) {
     if (record.ruleset().empty() && !io.ruleset.empty()) record.set_ruleset(io.ruleset);
     auto annotated = AnnotateRecord(record, forced);
@@ -551,12 +564,16 @@ int CmdAnnotate(const std::string& path, const std::string& format, bool tiles, 
       return kExitInvalid;
     }
     if (values.wanted()) {
-      auto evaluator = AnnotateEvaluator(values, annotated->rules);
-      if (!evaluator.ok()) {
-        std::cerr << "scribe: annotate: " << evaluator.status().message() << "\n";
-        return kExitUsage;
+      // One evaluator for the records of a file that share their rules.
+      if (evaluator == nullptr || evaluator->rules().digest != annotated->rules->digest) {
+        auto made = AnnotateEvaluator(values, annotated->rules);
+        if (!made.ok()) {
+          std::cerr << "scribe: annotate: " << made.status().message() << "\n";
+          return kExitUsage;
+        }
+        evaluator = std::move(*made);
       }
-      if (absl::Status s = AddWinningChances(record, **evaluator, &*annotated); !s.ok()) {
+      if (absl::Status s = AddWinningChances(record, *evaluator, &*annotated); !s.ok()) {
         std::cerr << "scribe: annotate: " << s.message() << "\n";
         return s.code() == absl::StatusCode::kFailedPrecondition ? kExitUsage : kExitInvalid;
       }
@@ -643,9 +660,12 @@ int Main(int argc, char** argv) {
   annotate->add_option("--from", annotate_from, "input format (default: by file name and content)")
       ->check(CLI::IsMember(FormatNames()));
   AnnotateValueOptions annotate_values;
+  auto* annotate_table = annotate->add_option("--table", annotate_values.table,
+                                              "exact winning chances from this solved table (scribe solve)");
   annotate->add_option("--depth", annotate_values.depth,
                        "winning chances estimated by a search this many throws deep")
-      ->check(CLI::Range(0, kMaxSearchDepth));
+      ->check(CLI::Range(0, kMaxSearchDepth))
+      ->excludes(annotate_table);
   annotate->add_option("--graph", annotate_values.graph,
                        "with winning chances: an SVG graph of light's chance over the (first) record");
 

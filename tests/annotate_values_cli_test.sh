@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # End-to-end tests of `scribe annotate` with winning chances (docs/annotation.md,
-# "Winning chances"): --depth (a search estimate) and --graph. Output, exit
-# codes, and that the plain annotation is unchanged without them.
+# "Winning chances"): --table (exact, from a table `scribe solve` writes),
+# --depth (a search estimate) and --graph. Output, exit codes, and that the
+# plain annotation is unchanged without them.
 # Usage: annotate_values_cli_test.sh SCRIBE_BINARY EXAMPLES_DIR
 set -uo pipefail
 SCRIBE="$1"
@@ -91,8 +92,35 @@ check "the graph marks the mistakes" 0 "class=\"mark (doubtful|mistake|blunder) 
 "$SCRIBE" annotate --depth 1 --graph "$TMP/again.svg" "$GAME" > "$TMP/with-graph.tsn"
 check "--graph does not change the record written" 0 "" -- cmp "$TMP/with-graph-flag-off.tsn" "$TMP/with-graph.tsn"
 
+# --table: exact values from a solved table (scribe solve), for its rules only.
+"$SCRIBE" play --ruleset "finkel(pieces=2)" --seed 4 > "$TMP/two.json"
+two_actions=$(grep -o '"roll"' "$TMP/two.json" | wc -l)
+check "scribe solve writes a small table" 0 "" -- "$SCRIBE" solve --ruleset "finkel(pieces=2)" --out "$TMP/two.tbl" --quiet
+"$SCRIBE" annotate --table "$TMP/two.tbl" "$TMP/two.json" > "$TMP/exact.tsn"
+check "the record says the values are exact" 0 "^\{\[%values exact\] \[%evaluator table finkel\(pieces=2\) [0-9a-f]{16} \(exact\)\]" -- cat "$TMP/exact.tsn"
+equal "every action has its exact chance" "$(grep -o '\[%wc [0-9]*\.[0-9]\{3\}\]' "$TMP/exact.tsn" | wc -l)" "$two_actions"
+start=$("$SCRIBE" table info "$TMP/two.tbl" | sed -n 's/^start *\([0-9.]*\)%.*/\1/p')
+first_wc=$(grep -o '\[%wc [0-9.]*\]' "$TMP/exact.tsn" | head -1 | sed 's/\[%wc \(.*\)\]/\1/')
+equal "the first chance is the table's value of the start" "$(printf '%.2f' "$first_wc")" "$(printf '%.2f' "$start")"
+check "the exact record is still legal" 0 "exact.tsn: ok" -- "$SCRIBE" validate "$TMP/exact.tsn"
+"$SCRIBE" annotate --table "$TMP/two.tbl" "$TMP/exact.tsn" > "$TMP/exact-again.tsn"
+check "annotating twice with --table changes nothing" 0 "" -- cmp "$TMP/exact.tsn" "$TMP/exact-again.tsn"
+"$SCRIBE" annotate --depth 1 "$TMP/two.json" | "$SCRIBE" annotate --table "$TMP/two.tbl" --from tsn - > "$TMP/replaced.tsn"
+check "exact values replace an estimate" 0 "" -- cmp "$TMP/exact.tsn" "$TMP/replaced.tsn"
+check "JSON says the values are exact" 0 "\"exact\":true" -- "$SCRIBE" annotate --table "$TMP/two.tbl" --format=json "$TMP/two.json"
+check "JSON names the table" 0 "\"evaluator\":\"table finkel\(pieces=2\) " -- "$SCRIBE" annotate --table "$TMP/two.tbl" --format=json "$TMP/two.json"
+check "annotate --table --graph" 0 "" -- "$SCRIBE" annotate --table "$TMP/two.tbl" --graph "$TMP/exact.svg" "$TMP/two.json"
+check "the graph's title says exact" 0 "<title>light's winning chance .* \(exact\)</title>" -- cat "$TMP/exact.svg"
+equal "the exact graph has one point per ply" "$(grep -c 'class="ply"' "$TMP/exact.svg")" "$((two_actions + 1))"
+check "a table for other rules is refused" 2 "--table: .*the table is for ruleset [0-9a-f]{16} \(finkel\(pieces=2\)\), not [0-9a-f]{16} \(finkel\)" -- \
+  "$SCRIBE" annotate --table "$TMP/two.tbl" "$GAME"
+check "a missing table is refused" 2 "--table: .*no such file" -- "$SCRIBE" annotate --table "$TMP/none.tbl" "$TMP/two.json"
+echo "not a table" > "$TMP/bad.tbl"
+check "a file that is not a table is refused" 2 "--table: .*not a usable Scribe table" -- "$SCRIBE" annotate --table "$TMP/bad.tbl" "$TMP/two.json"
+check "--table and --depth together are refused" 2 "excludes" -- "$SCRIBE" annotate --table "$TMP/two.tbl" --depth 1 "$TMP/two.json"
+
 # Usage errors.
-check "--graph needs winning chances" 2 "--graph needs winning chances" -- "$SCRIBE" annotate --graph "$TMP/x.svg" "$GAME"
+check "--graph needs winning chances" 2 "--graph needs winning chances: --table FILE or --depth N" -- "$SCRIBE" annotate --graph "$TMP/x.svg" "$GAME"
 check "--depth out of range is refused" 2 "depth" -- "$SCRIBE" annotate --depth 99 "$GAME"
 check "--depth must be a number" 2 "depth" -- "$SCRIBE" annotate --depth deep "$GAME"
 check "an unwritable graph file is refused" 2 "cannot write" -- "$SCRIBE" annotate --depth 1 --graph "$TMP/no/such/dir.svg" "$GAME"
