@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <barrier>
 #include <chrono>
 #include <cmath>
 #include <thread>
@@ -60,11 +61,12 @@ inline double Backup(const Rules& rules, const StateIndex& index, const float* v
   return sum / static_cast<double>(1u << rules.dice_count);
 }
 
-// A position of a layer pair: occupancies, with bit 0 of mover_occ (never
-// an occupied index) saying which of the pair's layers it is in.
+// A position of a layer pair.
 struct PairEntry {
   uint32_t mover_occ;
   uint32_t opp_occ;
+  uint16_t key;    // the sum of both sides' path indices
+  uint8_t layer;   // which of the pair's layers
 };
 constexpr size_t kBlock = 512;
 
@@ -92,7 +94,8 @@ std::vector<PairEntry> AdvancedFirst(const Rules& rules, const StateIndex& index
   std::vector<PairEntry> order(start[max_key + 1]);
   for (int l = 0; l < static_cast<int>(layers.size()); ++l) {
     index.ForEachInLayer(layers[l].first, layers[l].second, [&](uint64_t, uint32_t m, uint32_t o) {
-      order[start[max_key - key(l, m, o)]++] = PairEntry{m | static_cast<uint32_t>(l), o};
+      const int k = key(l, m, o);
+      order[start[max_key - k]++] = PairEntry{m, o, static_cast<uint16_t>(k), static_cast<uint8_t>(l)};
     });
   }
   return order;
@@ -230,38 +233,82 @@ absl::StatusOr<Solution> Solve(const Rules& rules, const StateIndex& index, cons
       // this sweep's value for every such move's result.
       const std::vector<PairEntry> order = AdvancedFirst(rules, index, layers);
 
-      // Small pairs are not worth a thread's start per sweep.
+      // Sweeps go level by level (one level: one sum of path indices): a
+      // level's positions depend on each other only through passes, so the
+      // threads share each level and meet at a barrier before the next,
+      // and the result is the sequential sweep's, however the threads are
+      // scheduled. Small pairs take one thread.
+      std::vector<size_t> level_begin = {0};
+      for (size_t i = 1; i < order.size(); ++i) {
+        if (order[i].key != order[i - 1].key) level_begin.push_back(i);
+      }
+      level_begin.push_back(order.size());
       const int pool_size = order.size() < 64 * kBlock ? 1 : threads;
-      int sweeps = 0;
-      double residual = 0;
+
       // Each position's change in the last sweep, and the estimate of the
       // slowest error mode's ratio per sweep (Aitken extrapolation).
       std::vector<float> change(order.size(), 0.0f);
-      double last_ratio = 0;
+      struct PerThread {
+        double delta = 0, cp = 0, pp = 0;
+        char pad[64];
+      };
+      std::vector<PerThread> per_thread(pool_size);
+      int sweeps = 0;
+      double residual = 0, last_ratio = 0, extrapolate = 0;
       int since_extrapolation = 0;
-      do {
+      bool finished = false;
+      absl::Status failure;
+
+      // Run once per sweep by the last thread to arrive.
+      const auto end_of_sweep = [&]() noexcept {
         ++sweeps;
         ++since_extrapolation;
-        std::vector<double> thread_delta(pool_size, 0.0), dot_cp(pool_size, 0.0), dot_pp(pool_size, 0.0);
-        const auto work = [&](int t) {
+        residual = 0;
+        double cp = 0, pp = 0;
+        for (PerThread& t : per_thread) {
+          residual = std::max(residual, t.delta);
+          cp += t.cp;
+          pp += t.pp;
+          t = PerThread();
+        }
+        const double ratio = pp > 0 ? cp / pp : 0;
+        extrapolate = 0;
+        if (residual < options.tolerance) {
+          finished = true;
+        } else if (sweeps >= options.max_sweeps) {
+          failure = absl::InternalError(absl::StrFormat(
+              "layers (%d, %d) did not converge in %d sweeps (last change %g)", a, b, sweeps, residual));
+          finished = true;
+        } else if (since_extrapolation >= 3 && std::fabs(ratio) < 0.97 &&
+                   std::fabs(ratio - last_ratio) < 0.02 * std::fabs(ratio)) {
+          // The error has settled into its slowest mode, shrinking by
+          // `ratio` a sweep: jump to where that would end.
+          extrapolate = ratio / (1 - ratio);
+          since_extrapolation = 0;
+        }
+        last_ratio = ratio;
+      };
+      std::barrier level_done(pool_size);
+      std::barrier sweep_done(pool_size, end_of_sweep);
+
+      const auto work = [&](int t) {
+        Position pos;
+        while (true) {
+          PerThread& mine = per_thread[t];
           double delta = 0, cp = 0, pp = 0;
-          Position pos;
-          // Blocks of the order go to the threads in turn, so that both
-          // advance through the pair together.
-          for (size_t block = static_cast<size_t>(t) * kBlock; block < order.size();
-               block += static_cast<size_t>(pool_size) * kBlock) {
-            const size_t end = std::min(order.size(), block + kBlock);
-            for (size_t i = block; i < end; ++i) {
+          for (size_t l = 0; l + 1 < level_begin.size(); ++l) {
+            const size_t lb = level_begin[l], size = level_begin[l + 1] - lb;
+            const size_t lo = lb + size * t / pool_size, hi = lb + size * (t + 1) / pool_size;
+            for (size_t i = lo; i < hi; ++i) {
               const PairEntry& e = order[i];
-              const auto& layer = layers[e.mover_occ & 1u];
-              const uint32_t mover_occ = e.mover_occ & ~1u;
-              const uint64_t rank = index.Rank(mover_occ, layer.first, e.opp_occ, layer.second);
+              const auto& layer = layers[e.layer];
+              const uint64_t rank = index.Rank(e.mover_occ, layer.first, e.opp_occ, layer.second);
               const double old = Load(values, rank);
               double v;
               if (fast) {
-                v = FastBackup(rules, index, values, mover_occ, layer.first, e.opp_occ, layer.second);
+                v = FastBackup(rules, index, values, e.mover_occ, layer.first, e.opp_occ, layer.second);
               } else {
-                index.FillPosition(mover_occ, layer.first, e.opp_occ, layer.second, &pos);
+                index.FillPosition(e.mover_occ, layer.first, e.opp_occ, layer.second, &pos);
                 v = Backup(rules, index, values, pos);
               }
               const double d = v - old;
@@ -271,42 +318,34 @@ absl::StatusOr<Solution> Solve(const Rules& rules, const StateIndex& index, cons
               change[i] = static_cast<float>(d);
               Store(values, rank, static_cast<float>(v));
             }
+            if (pool_size > 1) level_done.arrive_and_wait();
           }
-          thread_delta[t] = delta;
-          dot_cp[t] = cp;
-          dot_pp[t] = pp;
-        };
-        if (pool_size == 1) {
-          work(0);
-        } else {
-          std::vector<std::thread> pool;
-          for (int t = 0; t < pool_size; ++t) pool.emplace_back(work, t);
-          for (auto& th : pool) th.join();
-        }
-        residual = *std::max_element(thread_delta.begin(), thread_delta.end());
-        double cp = 0, pp = 0;
-        for (int t = 0; t < pool_size; ++t) cp += dot_cp[t], pp += dot_pp[t];
-        const double ratio = pp > 0 ? cp / pp : 0;
-        if (residual >= options.tolerance && since_extrapolation >= 3 && std::fabs(ratio) < 0.97 &&
-            std::fabs(ratio - last_ratio) < 0.02 * std::fabs(ratio)) {
-          // The error has settled into its slowest mode, shrinking by
-          // `ratio` a sweep: jump to where that would end.
-          const double k = ratio / (1 - ratio);
-          for (size_t i = 0; i < order.size(); ++i) {
-            const PairEntry& e = order[i];
-            const auto& layer = layers[e.mover_occ & 1u];
-            const uint64_t rank = index.Rank(e.mover_occ & ~1u, layer.first, e.opp_occ, layer.second);
-            const double v = std::clamp(Load(values, rank) + k * change[i], 0.0, 1.0);
-            Store(values, rank, static_cast<float>(v));
+          mine.delta = delta;
+          mine.cp = cp;
+          mine.pp = pp;
+          sweep_done.arrive_and_wait();
+          if (finished) return;
+          if (extrapolate != 0) {
+            const size_t lo = order.size() * t / pool_size, hi = order.size() * (t + 1) / pool_size;
+            for (size_t i = lo; i < hi; ++i) {
+              const PairEntry& e = order[i];
+              const auto& layer = layers[e.layer];
+              const uint64_t rank = index.Rank(e.mover_occ, layer.first, e.opp_occ, layer.second);
+              const double v = std::clamp(Load(values, rank) + extrapolate * change[i], 0.0, 1.0);
+              Store(values, rank, static_cast<float>(v));
+            }
+            level_done.arrive_and_wait();
           }
-          since_extrapolation = 0;
         }
-        last_ratio = ratio;
-        if (sweeps >= options.max_sweeps && residual >= options.tolerance) {
-          return absl::InternalError(absl::StrFormat(
-              "layers (%d, %d) did not converge in %d sweeps (last change %g)", a, b, sweeps, residual));
-        }
-      } while (residual >= options.tolerance);
+      };
+      if (pool_size == 1) {
+        work(0);
+      } else {
+        std::vector<std::thread> pool;
+        for (int t = 0; t < pool_size; ++t) pool.emplace_back(work, t);
+        for (auto& th : pool) th.join();
+      }
+      if (!failure.ok()) return failure;
 
       done += pair_size;
       solution.sweeps += sweeps;
