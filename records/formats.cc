@@ -12,6 +12,7 @@
 #include "records/rgn.h"
 #include "records/royalur_json.h"
 #include "records/tsn.h"
+#include "records/utf8.h"
 
 namespace scribe {
 
@@ -233,6 +234,9 @@ v1::FileReport ValidateText(absl::string_view file_name, absl::string_view text,
   });
   for (v1::Finding& f : findings) {
     if (!many) f.clear_record_index();
+    // Messages may quote the text's bytes; Finding.message is a proto3
+    // string, which a parser refuses unless it is UTF-8.
+    if (!IsValidUtf8(f.message())) f.set_message(ValidUtf8(f.message()));
     *report.add_findings() = std::move(f);
   }
   report.set_valid(report.findings_size() == 0);

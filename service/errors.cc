@@ -4,6 +4,7 @@
 #include "absl/strings/str_join.h"
 #include "google/rpc/error_details.pb.h"
 #include "google/rpc/status.pb.h"
+#include "records/utf8.h"
 
 namespace scribe::service {
 
@@ -24,10 +25,13 @@ grpc::Status BadRequest(const std::vector<FieldViolation>& violations) {
   google::rpc::BadRequest bad;
   std::vector<std::string> parts;
   for (const FieldViolation& v : violations) {
+    // Descriptions quote the request's bytes: the details must parse.
+    const std::string field = ValidUtf8(v.field);
+    const std::string description = ValidUtf8(v.description);
     auto* fv = bad.add_field_violations();
-    fv->set_field(v.field);
-    fv->set_description(v.description);
-    parts.push_back(v.field.empty() ? v.description : absl::StrCat(v.field, ": ", v.description));
+    fv->set_field(field);
+    fv->set_description(description);
+    parts.push_back(field.empty() ? description : absl::StrCat(field, ": ", description));
   }
   const std::string message = absl::StrJoin(parts, "; ");
   status.set_message(message);
@@ -35,7 +39,8 @@ grpc::Status BadRequest(const std::vector<FieldViolation>& violations) {
   return WithDetails(grpc::StatusCode::INVALID_ARGUMENT, message, status);
 }
 
-grpc::Status Error(grpc::StatusCode code, const std::string& message, const std::string& reason) {
+grpc::Status Error(grpc::StatusCode code, const std::string& raw_message, const std::string& reason) {
+  const std::string message = ValidUtf8(raw_message);
   google::rpc::Status status;
   status.set_code(code);
   status.set_message(message);

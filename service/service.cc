@@ -13,6 +13,7 @@
 #include "records/formats.h"
 #include "records/position_string.h"
 #include "records/referee.h"
+#include "records/utf8.h"
 #include "service/errors.h"
 
 namespace scribe::service {
@@ -157,6 +158,32 @@ v1::FileReport Validate(const Input& input, int* entries = nullptr) {
   return report;
 }
 
+// The path of the first string field of a message (nested ones included)
+// that is not UTF-8, empty when there is none.
+std::string FirstNonUtf8Field(const google::protobuf::Message& message) {
+  namespace pb = google::protobuf;
+  const pb::Reflection* r = message.GetReflection();
+  std::vector<const pb::FieldDescriptor*> fields;
+  r->ListFields(message, &fields);
+  for (const pb::FieldDescriptor* f : fields) {
+    const int n = f->is_repeated() ? r->FieldSize(message, f) : 1;
+    for (int i = 0; i < n; ++i) {
+      const std::string where = f->is_repeated() ? absl::StrCat(f->name(), "[", i, "]") : f->name();
+      if (f->type() == pb::FieldDescriptor::TYPE_STRING) {
+        std::string scratch;
+        const std::string& value = f->is_repeated() ? r->GetRepeatedStringReference(message, f, i, &scratch)
+                                                    : r->GetStringReference(message, f, &scratch);
+        if (!IsValidUtf8(value)) return where;
+      } else if (f->cpp_type() == pb::FieldDescriptor::CPPTYPE_MESSAGE) {
+        const pb::Message& sub = f->is_repeated() ? r->GetRepeatedMessage(message, f, i) : r->GetMessage(message, f);
+        const std::string inner = FirstNonUtf8Field(sub);
+        if (!inner.empty()) return absl::StrCat(where, ".", inner);
+      }
+    }
+  }
+  return "";
+}
+
 // The records of an input that must be legal (replay, convert): violations
 // naming the first finding otherwise.
 bool LegalRecords(const Input& input, const std::string& field, std::vector<v1::GameRecord>* records,
@@ -174,14 +201,26 @@ bool LegalRecords(const Input& input, const std::string& field, std::vector<v1::
   if (input.structured) {
     records->push_back(input.record);
     if (records->back().ruleset().empty()) records->back().set_ruleset(input.io.ruleset);
-    return true;
+  } else {
+    ParsedRecords parsed = ReadRecords(input.format, input.text, input.io);
+    for (v1::GameRecord& r : parsed.records) {
+      if (r.ruleset().empty()) r.set_ruleset(input.io.ruleset);
+      records->push_back(std::move(r));
+    }
   }
-  ParsedRecords parsed = ReadRecords(input.format, input.text, input.io);
-  for (v1::GameRecord& r : parsed.records) {
-    if (r.ruleset().empty()) r.set_ruleset(input.io.ruleset);
-    records->push_back(std::move(r));
+  // What is sent back (records, texts written from them) is proto3
+  // strings, which a client's parser refuses unless they are UTF-8: a tag
+  // value or comment in another encoding is refused here, not sent.
+  const size_t before = violations->size();
+  for (size_t k = 0; k < records->size(); ++k) {
+    const std::string where = FirstNonUtf8Field((*records)[k]);
+    if (!where.empty()) {
+      violations->push_back({absl::StrCat(field, input.structured ? ".record" : ".text"),
+                             absl::StrCat(records->size() > 1 ? absl::StrCat("record ", k, ": ") : std::string(),
+                                          where, " is not UTF-8 text (send the record as UTF-8)")});
+    }
   }
-  return true;
+  return violations->size() == before;
 }
 
 // Resolves the ruleset and position of a referee request.
@@ -425,8 +464,8 @@ grpc::Status ScribeServiceImpl::MakeMove(grpc::ServerContext*, const v1::MakeMov
     LegalMoves(rules, pos, request->roll(), &legal);
     if (!request->has_move()) {
       if (!legal.empty()) {
-        return BadRequest(
-            {{"move", absl::StrCat("a move is legal, so the throw cannot pass: expected one of ", DescribeMoves(legal))}});
+        return BadRequest({{"move", absl::StrCat("a move is legal, so the throw cannot pass: expected one of ",
+                                                 DescribeMoves(legal))}});
       }
       PassTurn(&pos);
     } else {

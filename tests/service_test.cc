@@ -143,6 +143,53 @@ TEST_F(ServiceTest, BytesThatAreNotARecordAreAFinding) {
   }
 }
 
+// Findings and error details quote the request's bytes; every string a
+// client parses must be UTF-8 (proto3), or its parser refuses the message.
+TEST_F(ServiceTest, BytesThatAreNotUtf8NeverReachAResponseOrError) {
+  // A JSON syntax error quotes the byte it stopped at.
+  const std::string broken = "{\"ruleset\": \"finkel\", \"actions\": [{\"roll\": \x84}]}";
+  v1::ValidateRecordRequest validate;
+  validate.mutable_input()->set_text(broken);
+  v1::ValidateRecordResponse validated;
+  grpc::ClientContext c1;
+  const grpc::Status s1 = stub_->ValidateRecord(&c1, validate, &validated);
+  ASSERT_TRUE(s1.ok()) << s1.error_code() << " " << s1.error_message();
+  ASSERT_FALSE(validated.valid());
+  EXPECT_TRUE(absl::StrContains(validated.findings(0).message(), "\xef\xbf\xbd")) << validated.findings(0).message();
+
+  // The same bytes as a record to convert: the error's details parse.
+  v1::ConvertRecordRequest convert;
+  convert.mutable_input()->set_text(broken);
+  convert.set_to(v1::RECORD_FORMAT_TSN);
+  v1::ConvertRecordResponse converted;
+  grpc::ClientContext c2;
+  const grpc::Status s2 = stub_->ConvertRecord(&c2, convert, &converted);
+  EXPECT_EQ(s2.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  ASSERT_EQ(BadRequestOf(s2).field_violations_size(), 1) << "the details parse";
+
+  // A legal record whose tag value is not UTF-8 validates, but is not sent
+  // back: converting, replaying or annotating it is refused.
+  const std::string latin1 = "[Ruleset \"finkel\"]\n[Event \"Caf\xe9\"]\n\n1. L 0:-\n";
+  validate.mutable_input()->set_text(latin1);
+  grpc::ClientContext c3;
+  ASSERT_TRUE(stub_->ValidateRecord(&c3, validate, &validated).ok());
+  EXPECT_TRUE(validated.valid());
+  convert.mutable_input()->set_text(latin1);
+  grpc::ClientContext c4;
+  const grpc::Status s4 = stub_->ConvertRecord(&c4, convert, &converted);
+  EXPECT_EQ(s4.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  const auto bad = BadRequestOf(s4);
+  ASSERT_EQ(bad.field_violations_size(), 1);
+  EXPECT_EQ(bad.field_violations(0).field(), "input.text");
+  EXPECT_TRUE(absl::StrContains(bad.field_violations(0).description(), "tags[0].value is not UTF-8"))
+      << bad.field_violations(0).description();
+  v1::ReplayRecordRequest replay;
+  replay.mutable_input()->set_text(latin1);
+  v1::ReplayRecordResponse replayed;
+  grpc::ClientContext c5;
+  EXPECT_EQ(stub_->ReplayRecord(&c5, replay, &replayed).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+}
+
 TEST_F(ServiceTest, ARecordOfTenMegabytesIsJudged) {
   // Many games in one TSN text, about 10 MB.
   std::vector<v1::GameRecord> games;
