@@ -210,4 +210,7 @@ if "$scribe" convert --help | grep -q royalur-json; then
     > "$out/royalur_json_fuzz/broken-state.json"
 fi
 
+# --- the service: a request for each method (its own script).
+fuzz/make_service_corpus.sh "$scribe"
+
 du -sh "$out"
