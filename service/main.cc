@@ -15,6 +15,7 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "CLI/CLI.hpp"
 #include "absl/strings/str_cat.h"
@@ -22,8 +23,10 @@
 #include "grpcpp/grpcpp.h"
 #include "grpcpp/health_check_service_interface.h"
 #include "grpcpp/security/server_credentials.h"
+#include "engine/search.h"
 #include "service/metrics.h"
 #include "service/service.h"
+#include "service/tables.h"
 
 namespace scribe::service {
 namespace {
@@ -65,6 +68,7 @@ int Main(int argc, char** argv) {
   int grace_seconds = 20;
   int metrics_interval = 60;
   std::string metrics_file;
+  std::vector<std::string> table_paths;
   app.add_option("--listen", listen, "address:port to serve on (port 0 picks a free one)")
       ->capture_default_str();
   app.add_option("--tls-cert", tls_cert, "PEM certificate chain: serve TLS");
@@ -86,6 +90,17 @@ int Main(int argc, char** argv) {
   app.add_option("--max-concurrent-calls", options.max_concurrent_calls,
                  "calls doing work at once; more are refused with RESOURCE_EXHAUSTED")
       ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
+  app.add_option("--table", table_paths,
+                 "a solved table (scribe solve): exact winning chances for its ruleset (repeat for more rulesets)")
+      ->allow_extra_args(false);
+  app.add_option("--max-search-depth", options.max_search_depth,
+                 "deepest search a request may ask for (SuggestMoves, AnnotateRecord's winning chances), in throws")
+      ->check(CLI::Range(0, kMaxSearchDepth))
+      ->capture_default_str();
+  app.add_option("--max-search-actions", options.max_search_actions,
+                 "most actions one AnnotateRecord call annotates with a search's winning chances")
+      ->check(CLI::Range(0, 100000000))
       ->capture_default_str();
   app.add_option("--threads", threads, "server threads (default: enough for --max-concurrent-calls)");
   app.add_option("--shutdown-grace-seconds", grace_seconds, "on SIGTERM, how long calls in flight may finish")
@@ -144,6 +159,18 @@ int Main(int argc, char** argv) {
     credentials = grpc::SslServerCredentials(ssl);
   }
 
+  // Solved tables: memory-mapped once, shared by every call. A table that
+  // cannot be used stops the start rather than serving estimates silently.
+  auto tables = OpenTables(table_paths);
+  if (!tables.ok()) {
+    Log("ERROR", absl::StrCat("--table ", tables.status().message()));
+    return 2;
+  }
+  for (const LoadedTable& table : *tables) {
+    Log("INFO", absl::StrCat("table ", table.path, ": ", table.summary));
+    options.tables.push_back(table.evaluator);
+  }
+
   Metrics metrics;
   ScribeServiceImpl service(options, &metrics);
   grpc::EnableDefaultHealthCheckService(true);
@@ -172,7 +199,10 @@ int Main(int argc, char** argv) {
   Log("INFO", absl::StrCat("serving on ", listen, " (port ", port, ")", tls_cert.empty() ? "" : " with TLS",
                            tls_client_ca.empty()   ? ""
                            : client_cert_required ? ", client certificates required"
-                                                  : ", client certificates verified when sent"));
+                                                  : ", client certificates verified when sent",
+                           "; exact values for ", options.tables.size(),
+                           options.tables.size() == 1 ? " ruleset" : " rulesets", ", searches up to ",
+                           options.max_search_depth, " throws deep"));
 
   std::atomic<bool> stopping{false};
   std::thread reporter([&] {

@@ -1,14 +1,19 @@
 #include "service/service.h"
 
+#include <algorithm>
 #include <chrono>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "engine/bots.h"
+#include "engine/evaluator.h"
 #include "engine/position.h"
 #include "engine/ruleset.h"
+#include "engine/search.h"
 #include "records/annotate.h"
 #include "records/formats.h"
 #include "records/position_string.h"
@@ -52,6 +57,11 @@ namespace {
 
 constexpr int kDefaultPageSize = 50;
 constexpr int kMaxPageSize = 1000;
+// A search's depth when a request names none (capped by the server's).
+constexpr int kDefaultSearchDepth = 2;
+// The ErrorInfo reason of FAILED_PRECONDITION for exact values (or the
+// perfect opponent) without a loaded table.
+constexpr char kTableNotLoaded[] = "TABLE_NOT_LOADED";
 
 std::optional<Format> ToFormat(v1::RecordFormat f) {
   switch (f) {
@@ -263,7 +273,81 @@ grpc::Status RefereeCall(ScribeServiceImpl* service, const char* method, const R
   return admission.Finish(body(*rules, pos));
 }
 
+// An Evaluation of a request, checked.
+struct EvaluationChoice {
+  v1::EvaluationMode mode = v1::EVALUATION_MODE_UNSPECIFIED;
+  int depth = kDefaultSearchDepth;
+};
+
+// Violations under `field` for a mode this server does not know or a depth
+// past its cap.
+EvaluationChoice CheckEvaluation(const v1::Evaluation& evaluation, const std::string& field,
+                                 const ServiceOptions& options, std::vector<FieldViolation>* violations) {
+  EvaluationChoice choice;
+  choice.mode = evaluation.mode();
+  if (!v1::EvaluationMode_IsValid(evaluation.mode())) {
+    violations->push_back({absl::StrCat(field, ".mode"),
+                           absl::StrCat(evaluation.mode(), " is not an evaluation mode (EVALUATION_MODE_UNSPECIFIED, "
+                                                           "EVALUATION_MODE_EXACT, EVALUATION_MODE_SEARCH)")});
+  }
+  choice.depth = std::min(kDefaultSearchDepth, options.max_search_depth);
+  if (evaluation.has_depth()) {
+    if (evaluation.depth() < 0 || evaluation.depth() > options.max_search_depth) {
+      violations->push_back({absl::StrCat(field, ".depth"),
+                             absl::StrCat(evaluation.depth(), " is not a depth this server searches (0 to ",
+                                          options.max_search_depth, " throws)")});
+    } else {
+      choice.depth = evaluation.depth();
+    }
+  }
+  return choice;
+}
+
+std::string RulesName(const Rules& rules) {
+  return absl::StrCat("ruleset ", rules.ruleset.id().empty() ? std::string("custom") : rules.ruleset.id(),
+                      " (digest ", rules.digest, ")");
+}
+
+// FAILED_PRECONDITION: `what` needs a table of `rules` and none is loaded.
+grpc::Status NoTable(const Rules& rules, absl::string_view what) {
+  return Error(grpc::StatusCode::FAILED_PRECONDITION,
+               absl::StrCat(what, " need a solved table of ", RulesName(rules),
+                            ", and this server has none loaded; ask for a search's estimate instead"),
+               kTableNotLoaded);
+}
+
+// The evaluator a checked Evaluation names for `rules`: the loaded table
+// of the rules, or a search; null when exact values are demanded and no
+// table is loaded.
+std::shared_ptr<const Evaluator> ChooseEvaluator(const ScribeServiceImpl& service, const EvaluationChoice& choice,
+                                                 const std::shared_ptr<const Rules>& rules) {
+  if (choice.mode != v1::EVALUATION_MODE_SEARCH) {
+    if (std::shared_ptr<const Evaluator> table = service.TableFor(rules->digest)) return table;
+    if (choice.mode == v1::EVALUATION_MODE_EXACT) return nullptr;
+  }
+  return std::make_shared<const SearchEvaluator>(rules, choice.depth);
+}
+
+v1::Move ToProtoMove(const Move& m) {
+  v1::Move out;
+  out.set_from(m.from);
+  out.set_to(m.to);
+  return out;
+}
+
 }  // namespace
+
+ScribeServiceImpl::ScribeServiceImpl(ServiceOptions options, Metrics* metrics)
+    : options_(std::move(options)), metrics_(metrics) {
+  for (const std::shared_ptr<const Evaluator>& table : options_.tables) {
+    if (table != nullptr) tables_.emplace(table->rules().digest, table);
+  }
+}
+
+std::shared_ptr<const Evaluator> ScribeServiceImpl::TableFor(const std::string& digest) const {
+  const auto it = tables_.find(digest);
+  return it == tables_.end() ? nullptr : it->second;
+}
 
 grpc::Status ScribeServiceImpl::ValidateRecord(grpc::ServerContext*, const v1::ValidateRecordRequest* request,
                                                v1::ValidateRecordResponse* response) {
@@ -316,7 +400,7 @@ grpc::Status ScribeServiceImpl::ValidateRecords(
   return admission.Finish(grpc::Status::OK);
 }
 
-grpc::Status ScribeServiceImpl::AnnotateRecord(grpc::ServerContext*, const v1::AnnotateRecordRequest* request,
+grpc::Status ScribeServiceImpl::AnnotateRecord(grpc::ServerContext* context, const v1::AnnotateRecordRequest* request,
                                                v1::AnnotateRecordResponse* response) {
   Admission admission(this, "AnnotateRecord");
   if (!admission.admitted()) return admission.Shed();
@@ -328,16 +412,50 @@ grpc::Status ScribeServiceImpl::AnnotateRecord(grpc::ServerContext*, const v1::A
     text_format = ToFormat(request->text_format());
     if (!text_format) violations.push_back({"text_format", "this server does not write that format"});
   }
+  std::optional<EvaluationChoice> chances;
+  if (request->has_winning_chances()) {
+    chances = CheckEvaluation(request->winning_chances(), "winning_chances", options_, &violations);
+  }
   if (!ReadInput(request->input(), "input", options_, &input, &violations) || !violations.empty() ||
       !LegalRecords(input, "input", &records, &violations)) {
     return admission.Finish(BadRequest(violations));
   }
-  std::vector<v1::GameRecord> annotated_records;
+  std::vector<AnnotatedRecord> annotated;
   for (const v1::GameRecord& record : records) {
-    auto annotated = scribe::AnnotateRecord(record, input.io.rules);
-    if (!annotated.ok()) return admission.Finish(BadRequest({{"input", std::string(annotated.status().message())}}));
-    *response->add_annotations() = AnnotationToProto(*annotated, record.ruleset());
-    annotated_records.push_back(WithAnnotations(record, *annotated));
+    auto one = scribe::AnnotateRecord(record, input.io.rules);
+    if (!one.ok()) return admission.Finish(BadRequest({{"input", std::string(one.status().message())}}));
+    annotated.push_back(*std::move(one));
+  }
+  if (chances) {
+    // Each record's evaluator (records may be under different rules), and
+    // the work a search would do, bounded before any of it is done.
+    std::vector<std::shared_ptr<const Evaluator>> evaluators;
+    int64_t searched = 0;
+    for (const AnnotatedRecord& a : annotated) {
+      evaluators.push_back(ChooseEvaluator(*this, *chances, a.rules));
+      if (evaluators.back() == nullptr) return admission.Finish(NoTable(*a.rules, "exact values"));
+      if (!evaluators.back()->exact()) searched += static_cast<int64_t>(a.actions.size());
+    }
+    if (searched > options_.max_search_actions) {
+      return admission.Finish(BadRequest(
+          {{"winning_chances",
+            absl::StrCat(searched, " actions are more than the ", options_.max_search_actions,
+                         " this server annotates with a search's winning chances in one call; send fewer records, "
+                         "or ask for exact values of rules it has a table of")}}));
+    }
+    for (size_t k = 0; k < records.size(); ++k) {
+      // A search is long: a client that gave up stops it between records.
+      if (context != nullptr && context->IsCancelled()) {
+        return admission.Finish(Error(grpc::StatusCode::CANCELLED, "the client cancelled the call", "CANCELLED"));
+      }
+      const absl::Status added = AddWinningChances(records[k], *evaluators[k], &annotated[k]);
+      if (!added.ok()) return admission.Finish(FromAbsl(added));
+    }
+  }
+  std::vector<v1::GameRecord> annotated_records;
+  for (size_t k = 0; k < records.size(); ++k) {
+    *response->add_annotations() = AnnotationToProto(annotated[k], records[k].ruleset());
+    annotated_records.push_back(WithAnnotations(records[k], annotated[k]));
   }
   if (text_format) {
     auto text = WriteRecords(*text_format, annotated_records, input.io);
@@ -497,6 +615,66 @@ grpc::Status ScribeServiceImpl::MakeMove(grpc::ServerContext*, const v1::MakeMov
     }
     return grpc::Status::OK;
   });
+}
+
+grpc::Status ScribeServiceImpl::SuggestMoves(grpc::ServerContext*, const v1::SuggestMovesRequest* request,
+                                             v1::SuggestMovesResponse* response) {
+  Admission admission(this, "SuggestMoves");
+  if (!admission.admitted()) return admission.Shed();
+  std::vector<FieldViolation> violations;
+  std::shared_ptr<const Rules> rules;
+  Position pos;
+  if (RefereeInputs(request->ruleset(), request->position(), request->roll(), &rules, &pos, &violations) &&
+      IsOver(*rules, pos)) {
+    violations.push_back({"position", "the game is over: no more moves"});
+  }
+  const EvaluationChoice choice = CheckEvaluation(request->evaluation(), "evaluation", options_, &violations);
+  std::optional<BotSpec> strength;
+  if (!request->strength().empty()) {
+    auto spec = ParseBotSpec(request->strength());
+    if (!spec.ok()) {
+      violations.push_back({"strength", std::string(spec.status().message())});
+    } else if (spec->kind == BotSpec::Kind::kSearch && spec->depth > options_.max_search_depth) {
+      violations.push_back({"strength", absl::StrCat(request->strength(), " searches deeper than this server does (",
+                                                     "search:0 to search:", options_.max_search_depth, ")")});
+    } else {
+      strength = *spec;
+    }
+  }
+  if (!violations.empty()) return admission.Finish(BadRequest(violations));
+
+  const std::shared_ptr<const Evaluator> evaluator = ChooseEvaluator(*this, choice, rules);
+  if (evaluator == nullptr) return admission.Finish(NoTable(*rules, "exact values"));
+  std::unique_ptr<Bot> bot;
+  if (strength) {
+    const std::shared_ptr<const Evaluator> table = TableFor(rules->digest);
+    if (strength->kind == BotSpec::Kind::kPerfect && table == nullptr) {
+      return admission.Finish(NoTable(*rules, "the perfect opponent's moves"));
+    }
+    auto made = MakeBot(*strength, rules, table, request->has_seed() ? request->seed() : 1);
+    if (!made.ok()) return admission.Finish(BadRequest({{"strength", std::string(made.status().message())}}));
+    bot = *std::move(made);
+  }
+
+  const int roll = request->roll();
+  const std::vector<ValuedMove> ranked = RankMovesByValue(*evaluator, pos, roll);
+  response->set_player(ToPlayer(pos.to_move));
+  for (const ValuedMove& m : ranked) {
+    v1::SuggestedMove* out = response->add_moves();
+    *out->mutable_move() = ToProtoMove(m.move);
+    out->set_chance(m.value);
+  }
+  if (ranked.empty()) response->set_pass_chance(ValueAfterPass(*evaluator, pos));
+  response->set_exact(evaluator->exact());
+  response->set_evaluator(evaluator->name());
+  response->set_ruleset_digest(rules->digest);
+  if (bot != nullptr) {
+    response->set_strength(bot->name());
+    if (const std::optional<Move> chosen = bot->Choose(pos, roll)) {
+      *response->mutable_chosen_move() = ToProtoMove(*chosen);
+    }
+  }
+  return admission.Finish(grpc::Status::OK);
 }
 
 }  // namespace scribe::service

@@ -6,9 +6,12 @@
 
 #include <atomic>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
+#include "engine/evaluator.h"
 #include "scribe/v1/scribe_service.grpc.pb.h"
 #include "service/metrics.h"
 
@@ -21,12 +24,24 @@ struct ServiceOptions {
   // Longest record text, in bytes, and most actions in one record.
   int64_t max_record_bytes = 16 << 20;
   int max_record_actions = 200000;
+  // The deepest search (in throws) a request may ask for: SuggestMoves'
+  // and AnnotateRecord's evaluation depth, and "search:N" opponents.
+  int max_search_depth = 3;
+  // Most actions one AnnotateRecord call annotates with a search's winning
+  // chances (a table's exact values have no such limit: they are looked
+  // up). At depth 3 an action costs 3 to 7 ms of a core: 1000 is one long
+  // game of any preset, a few seconds.
+  int max_search_actions = 1000;
+  // Solved tables (service/tables.h), at most one per ruleset digest:
+  // exact winning chances for their rulesets.
+  std::vector<std::shared_ptr<const Evaluator>> tables;
 };
 
 class ScribeServiceImpl final : public v1::ScribeService::Service {
  public:
-  explicit ScribeServiceImpl(ServiceOptions options, Metrics* metrics)
-      : options_(options), metrics_(metrics) {}
+  // Of two tables of the same ruleset in `options.tables`, the first is
+  // used (OpenTables refuses them).
+  explicit ScribeServiceImpl(ServiceOptions options, Metrics* metrics);
 
   grpc::Status ValidateRecord(grpc::ServerContext* context, const v1::ValidateRecordRequest* request,
                               v1::ValidateRecordResponse* response) override;
@@ -47,12 +62,18 @@ class ScribeServiceImpl final : public v1::ScribeService::Service {
                               v1::ListLegalMovesResponse* response) override;
   grpc::Status MakeMove(grpc::ServerContext* context, const v1::MakeMoveRequest* request,
                         v1::MakeMoveResponse* response) override;
+  grpc::Status SuggestMoves(grpc::ServerContext* context, const v1::SuggestMovesRequest* request,
+                            v1::SuggestMovesResponse* response) override;
 
   int in_flight() const { return in_flight_.load(); }
+
+  // The loaded table for a ruleset digest; null when there is none.
+  std::shared_ptr<const Evaluator> TableFor(const std::string& digest) const;
 
  private:
   friend class Admission;
   ServiceOptions options_;
+  std::map<std::string, std::shared_ptr<const Evaluator>> tables_;  // by digest
   Metrics* metrics_;
   std::atomic<int> in_flight_{0};
 };

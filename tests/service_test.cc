@@ -1,8 +1,14 @@
 // In-process tests of every method of the gRPC service, good input and bad:
 // bytes that are not a record, a record of 10 MB, unknown and malicious
 // ruleset references, a stream the client abandons, deadlines that expire,
-// and overload.
+// and overload; winning chances (SuggestMoves, AnnotateRecord) exact from a
+// table solved here for finkel(pieces=2), and estimated by search.
+#include <unistd.h>
+
+#include <algorithm>
 #include <chrono>
+#include <cstdlib>
+#include <fstream>
 #include <memory>
 #include <string>
 #include <thread>
@@ -11,16 +17,25 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "analysis/table.h"
+#include "engine/evaluator.h"
 #include "engine/position.h"
 #include "engine/random.h"
 #include "engine/ruleset.h"
+#include "engine/search.h"
+#include "engine/solver.h"
+#include "engine/state_index.h"
+#include "google/protobuf/util/message_differencer.h"
 #include "google/rpc/error_details.pb.h"
 #include "google/rpc/status.pb.h"
 #include "grpcpp/grpcpp.h"
 #include "gtest/gtest.h"
+#include "records/annotate.h"
 #include "records/json_record.h"
+#include "records/position_string.h"
 #include "records/tsn.h"
 #include "service/service.h"
+#include "service/tables.h"
 
 namespace scribe::service {
 namespace {
@@ -53,6 +68,82 @@ class ServiceTest : public ::testing::Test {
     }
     return bad;
   }
+
+  // The ErrorInfo reason in a status' details, empty when there is none.
+  static std::string ReasonOf(const grpc::Status& status) {
+    google::rpc::Status rpc;
+    google::rpc::ErrorInfo info;
+    if (!rpc.ParseFromString(status.error_details())) return "";
+    for (const auto& any : rpc.details()) {
+      if (any.Is<google::rpc::ErrorInfo>()) any.UnpackTo(&info);
+    }
+    return info.reason();
+  }
+
+  // The fields of a BadRequest's violations, in order.
+  static std::vector<std::string> ViolatedFields(const grpc::Status& status) {
+    std::vector<std::string> fields;
+    const google::rpc::BadRequest bad = BadRequestOf(status);
+    for (const auto& v : bad.field_violations()) fields.push_back(v.field());
+    return fields;
+  }
+
+  // A solved table of finkel(pieces=2), written once per test program to a
+  // temporary file; its path.
+  static const std::string& TablePath() {
+    static const std::string path = [] {
+      const std::string p = absl::StrCat(::testing::TempDir(), "/service_test_", ::getpid(), "_finkel2.tbl");
+      auto rules = LoadRuleset(kTableRules);
+      EXPECT_TRUE(rules.ok()) << rules.status();
+      auto index = StateIndex::Create(**rules);
+      EXPECT_TRUE(index.ok()) << index.status();
+      auto solution = Solve(**rules, **index);
+      EXPECT_TRUE(solution.ok()) << solution.status();
+      const absl::Status written = WriteTable(p, **rules, *solution);
+      EXPECT_TRUE(written.ok()) << written;
+      std::atexit([] { std::remove(TablePath().c_str()); });
+      return p;
+    }();
+    return path;
+  }
+
+  // The table, opened as the server opens it, and the server started with
+  // it.
+  std::shared_ptr<const Evaluator> StartWithTable(ServiceOptions options = {}) {
+    auto tables = OpenTables({TablePath()});
+    EXPECT_TRUE(tables.ok()) << tables.status();
+    if (!tables.ok()) return nullptr;
+    options.tables.push_back(tables->at(0).evaluator);
+    Start(options);
+    return tables->at(0).evaluator;
+  }
+
+  grpc::Status Suggest(const v1::SuggestMovesRequest& request, v1::SuggestMovesResponse* response) {
+    grpc::ClientContext context;
+    response->Clear();
+    return stub_->SuggestMoves(&context, request, response);
+  }
+
+  static v1::SuggestMovesRequest SuggestRequest(const std::string& ruleset, const std::string& position, int roll) {
+    v1::SuggestMovesRequest request;
+    request.mutable_ruleset()->set_reference(ruleset);
+    request.set_position(position);
+    request.set_roll(roll);
+    return request;
+  }
+
+  // Every position of a random game of `preset` (before each throw) with
+  // the throw made there.
+  static std::vector<std::pair<Position, int>> GamePositions(const std::string& preset, uint64_t seed) {
+    const Rules& rules = **LoadRuleset(preset);
+    const v1::GameRecord game = RandomGame(preset, seed);
+    const std::vector<Position> positions = RecordPositions(rules, game);
+    std::vector<std::pair<Position, int>> out;
+    for (int k = 0; k < game.actions_size(); ++k) out.emplace_back(positions[k], game.actions(k).roll());
+    return out;
+  }
+
+  static constexpr char kTableRules[] = "finkel(pieces=2)";
 
   // A random legal finkel game.
   static v1::GameRecord RandomGame(const std::string& preset, uint64_t seed) {
@@ -317,6 +408,8 @@ TEST_F(ServiceTest, OverloadIsShedWithResourceExhausted) {
   grpc::ClientContext context;
   const grpc::Status status = stub_->ListRulesets(&context, v1::ListRulesetsRequest(), &response);
   EXPECT_EQ(status.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  v1::SuggestMovesResponse suggested;
+  EXPECT_EQ(Suggest(SuggestRequest("finkel", "", 2), &suggested).error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
   stream->WritesDone();
   EXPECT_TRUE(stream->Finish().ok());
   grpc::ClientContext again;
@@ -511,6 +604,340 @@ TEST_F(ServiceTest, RefereeRefusesBadPositionsAndThrows) {
   const grpc::Status status = stub_->ListLegalMoves(&context, list, &moves);
   EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   EXPECT_EQ(BadRequestOf(status).field_violations(0).field(), "position");
+}
+
+// ---------------------------------------------------------------------------
+// Winning chances: SuggestMoves and AnnotateRecord's winning_chances.
+
+TEST_F(ServiceTest, OpenTablesLoadsOnePerRulesetAndRefusesTheRest) {
+  auto tables = OpenTables({TablePath()});
+  ASSERT_TRUE(tables.ok()) << tables.status();
+  ASSERT_EQ(tables->size(), 1u);
+  EXPECT_EQ(tables->at(0).evaluator->rules().digest, (*LoadRuleset(kTableRules))->digest);
+  EXPECT_TRUE(tables->at(0).evaluator->exact());
+  EXPECT_TRUE(absl::StrContains(tables->at(0).summary, (*LoadRuleset(kTableRules))->digest)) << tables->at(0).summary;
+
+  const auto duplicate = OpenTables({TablePath(), TablePath()});
+  EXPECT_EQ(duplicate.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_TRUE(absl::StrContains(duplicate.status().message(), "a second table")) << duplicate.status();
+  const auto missing = OpenTables({"/nonexistent/finkel.tbl"});
+  EXPECT_EQ(missing.status().code(), absl::StatusCode::kNotFound);
+  EXPECT_TRUE(absl::StartsWith(missing.status().message(), "/nonexistent/finkel.tbl: ")) << missing.status();
+  const std::string junk = absl::StrCat(::testing::TempDir(), "/service_test_", ::getpid(), "_junk.tbl");
+  std::ofstream(junk) << std::string(200, 'x');
+  const auto not_a_table = OpenTables({junk});
+  std::remove(junk.c_str());
+  EXPECT_EQ(not_a_table.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(not_a_table.status().message().find('\n'), absl::string_view::npos) << "one line";
+}
+
+TEST_F(ServiceTest, SuggestMovesGivesTheTablesExactValuesAndThePerfectMove) {
+  const std::shared_ptr<const Evaluator> table = StartWithTable();
+  ASSERT_NE(table, nullptr);
+  const auto rules = *LoadRuleset(kTableRules);
+  int moves_seen = 0, passes_seen = 0;
+  for (uint64_t seed = 1; seed <= 3; ++seed) {
+    for (const auto& [pos, roll] : GamePositions(kTableRules, seed)) {
+      v1::SuggestMovesRequest request = SuggestRequest(kTableRules, PositionToString(*rules, pos), roll);
+      request.set_strength("perfect");
+      v1::SuggestMovesResponse response;
+      const grpc::Status status = Suggest(request, &response);
+      ASSERT_TRUE(status.ok()) << status.error_message();
+      EXPECT_TRUE(response.exact());
+      EXPECT_EQ(response.evaluator(), table->name());
+      EXPECT_EQ(response.ruleset_digest(), rules->digest);
+      EXPECT_EQ(response.player(), pos.to_move == kLight ? v1::LIGHT : v1::DARK);
+      EXPECT_EQ(response.strength(), "perfect");
+      // The moves are the legal ones, each valued as the table values it,
+      // best first.
+      const std::vector<ValuedMove> expected = RankMovesByValue(*table, pos, roll);
+      ASSERT_EQ(response.moves_size(), static_cast<int>(expected.size()));
+      for (int k = 0; k < response.moves_size(); ++k) {
+        EXPECT_EQ(response.moves(k).move().from(), expected[k].move.from);
+        EXPECT_EQ(response.moves(k).move().to(), expected[k].move.to);
+        EXPECT_DOUBLE_EQ(response.moves(k).chance(), ValueAfterMove(*table, pos, expected[k].move));
+        if (k > 0) {
+          EXPECT_GE(response.moves(k - 1).chance(), response.moves(k).chance());
+        }
+      }
+      MoveList legal;
+      LegalMoves(*rules, pos, roll, &legal);
+      EXPECT_EQ(legal.size(), expected.size());
+      if (expected.empty()) {
+        ++passes_seen;
+        EXPECT_FALSE(response.has_chosen_move());
+        ASSERT_TRUE(response.has_pass_chance());
+        EXPECT_DOUBLE_EQ(response.pass_chance(), ValueAfterPass(*table, pos));
+      } else {
+        ++moves_seen;
+        EXPECT_FALSE(response.has_pass_chance());
+        // The perfect opponent plays the best move.
+        ASSERT_TRUE(response.has_chosen_move());
+        EXPECT_EQ(response.chosen_move().from(), response.moves(0).move().from());
+        EXPECT_EQ(response.chosen_move().to(), response.moves(0).move().to());
+      }
+    }
+  }
+  EXPECT_GT(moves_seen, 20);
+  EXPECT_GT(passes_seen, 0);
+
+  // The start: the table's value of the position is the mean of the best
+  // moves' values over the dice.
+  v1::SuggestMovesResponse start;
+  ASSERT_TRUE(Suggest(SuggestRequest(kTableRules, "", 4), &start).ok());
+  ASSERT_EQ(start.moves_size(), 1);
+  EXPECT_DOUBLE_EQ(start.moves(0).chance(), ValueAfterMove(*table, StartPosition(*rules), Move{0, 4}));
+
+  // The same rules sent inline find the same table; a search is asked for
+  // by mode even with a table loaded.
+  v1::SuggestMovesRequest inline_rules;
+  inline_rules.mutable_ruleset()->set_text("base: \"finkel\"\npieces: 2\n");
+  inline_rules.set_roll(2);
+  inline_rules.mutable_evaluation()->set_mode(v1::EVALUATION_MODE_EXACT);
+  v1::SuggestMovesResponse inline_response;
+  ASSERT_TRUE(Suggest(inline_rules, &inline_response).ok());
+  EXPECT_TRUE(inline_response.exact());
+  inline_rules.mutable_evaluation()->set_mode(v1::EVALUATION_MODE_SEARCH);
+  ASSERT_TRUE(Suggest(inline_rules, &inline_response).ok());
+  EXPECT_FALSE(inline_response.exact());
+  EXPECT_TRUE(absl::StrContains(inline_response.evaluator(), "search")) << inline_response.evaluator();
+}
+
+TEST_F(ServiceTest, SuggestMovesWithoutATableEstimatesBySearch) {
+  const auto rules = *LoadRuleset("finkel");
+  for (const auto& [pos, roll] : GamePositions("finkel", 11)) {
+    if (roll == 0) continue;
+    v1::SuggestMovesRequest request = SuggestRequest("finkel", PositionToString(*rules, pos), roll);
+    request.mutable_evaluation()->set_depth(1);
+    request.set_strength("search:1");
+    v1::SuggestMovesResponse response;
+    const grpc::Status status = Suggest(request, &response);
+    ASSERT_TRUE(status.ok()) << status.error_message();
+    EXPECT_FALSE(response.exact());
+    const SearchEvaluator search(rules, 1);
+    EXPECT_EQ(response.evaluator(), search.name());
+    const std::vector<ValuedMove> expected = RankMovesByValue(search, pos, roll);
+    ASSERT_EQ(response.moves_size(), static_cast<int>(expected.size()));
+    for (int k = 0; k < response.moves_size(); ++k) {
+      EXPECT_EQ(response.moves(k).move().from(), expected[k].move.from);
+      EXPECT_DOUBLE_EQ(response.moves(k).chance(), expected[k].value);
+    }
+    // search:1 plays the best move by the same search.
+    if (!expected.empty()) {
+      EXPECT_EQ(response.chosen_move().from(), expected[0].move.from);
+      EXPECT_EQ(response.chosen_move().to(), expected[0].move.to);
+    }
+  }
+
+  // The default depth is 2; every strength's move is legal; a random
+  // opponent's move depends only on its seed.
+  const std::string mid = "5:...1...1......:0/6:......1.......:0 D";
+  const Position pos = *ParsePositionString(*rules, mid);
+  MoveList legal;
+  LegalMoves(*rules, pos, 3, &legal);
+  ASSERT_GE(legal.size(), 2u);
+  for (const std::string strength : {"heuristic", "random", "search:0", "search:3"}) {
+    v1::SuggestMovesRequest request = SuggestRequest("finkel", mid, 3);
+    request.set_strength(strength);
+    request.set_seed(42);
+    v1::SuggestMovesResponse first, second;
+    ASSERT_TRUE(Suggest(request, &first).ok()) << strength;
+    ASSERT_TRUE(Suggest(request, &second).ok()) << strength;
+    EXPECT_EQ(first.evaluator(), SearchEvaluator(rules, 2).name());
+    EXPECT_EQ(first.strength(), strength);
+    ASSERT_TRUE(first.has_chosen_move()) << strength;
+    EXPECT_TRUE(std::any_of(legal.begin(), legal.end(), [&](const Move& m) {
+      return m.from == first.chosen_move().from() && m.to == first.chosen_move().to();
+    })) << strength << ": " << first.chosen_move().ShortDebugString();
+    EXPECT_EQ(first.chosen_move().ShortDebugString(), second.chosen_move().ShortDebugString()) << strength;
+  }
+  // A throw of 0 passes: no move, the pass's chance, no move chosen.
+  v1::SuggestMovesRequest pass = SuggestRequest("finkel", mid, 0);
+  pass.set_strength("random");
+  v1::SuggestMovesResponse passed;
+  ASSERT_TRUE(Suggest(pass, &passed).ok());
+  EXPECT_EQ(passed.moves_size(), 0);
+  EXPECT_TRUE(passed.has_pass_chance());
+  EXPECT_FALSE(passed.has_chosen_move());
+}
+
+TEST_F(ServiceTest, DemandingExactValuesWithoutATableIsFailedPrecondition) {
+  StartWithTable();  // a table of finkel(pieces=2) only
+  v1::SuggestMovesRequest exact = SuggestRequest("finkel", "", 2);
+  exact.mutable_evaluation()->set_mode(v1::EVALUATION_MODE_EXACT);
+  v1::SuggestMovesResponse response;
+  grpc::Status status = Suggest(exact, &response);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  EXPECT_EQ(ReasonOf(status), "TABLE_NOT_LOADED");
+  EXPECT_TRUE(absl::StrContains(status.error_message(), (*LoadRuleset("finkel"))->digest)) << status.error_message();
+
+  // The perfect opponent needs the table too.
+  v1::SuggestMovesRequest perfect = SuggestRequest("finkel", "", 2);
+  perfect.set_strength("perfect");
+  status = Suggest(perfect, &response);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  EXPECT_EQ(ReasonOf(status), "TABLE_NOT_LOADED");
+
+  // Unspecified: the search's estimate.
+  ASSERT_TRUE(Suggest(SuggestRequest("finkel", "", 2), &response).ok());
+  EXPECT_FALSE(response.exact());
+
+  // Annotating a record with exact values: the same.
+  v1::AnnotateRecordRequest annotate;
+  *annotate.mutable_input()->mutable_record() = RandomGame("finkel", 9);
+  annotate.mutable_winning_chances()->set_mode(v1::EVALUATION_MODE_EXACT);
+  v1::AnnotateRecordResponse annotated;
+  grpc::ClientContext context;
+  status = stub_->AnnotateRecord(&context, annotate, &annotated);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  EXPECT_EQ(ReasonOf(status), "TABLE_NOT_LOADED");
+}
+
+TEST_F(ServiceTest, SuggestMovesRefusesBadInputWithFieldViolations) {
+  const auto expect_violations = [&](const v1::SuggestMovesRequest& request, std::vector<std::string> fields) {
+    v1::SuggestMovesResponse response;
+    const grpc::Status status = Suggest(request, &response);
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << request.ShortDebugString();
+    EXPECT_EQ(ViolatedFields(status), fields) << request.ShortDebugString() << ": " << status.error_message();
+  };
+  expect_violations(SuggestRequest("finkel", "7:..............:0/6:..............:0 L", 2), {"position"});
+  expect_violations(SuggestRequest("finkel", "nonsense", 2), {"position"});
+  expect_violations(SuggestRequest("finkel", "", 7), {"roll"});
+  expect_violations(SuggestRequest("finkel", "", -1), {"roll"});
+  expect_violations(SuggestRequest("no-such-rules", "", 2), {"ruleset.reference"});
+  expect_violations(v1::SuggestMovesRequest(), {"ruleset"});
+  // A finished game has no moves to suggest.
+  expect_violations(SuggestRequest("finkel", "0:..............:7/6:..............:0 L", 2), {"position"});
+  v1::SuggestMovesRequest request = SuggestRequest("finkel", "", 2);
+  for (const std::string strength : {"grandmaster", "search:", "search:x", "search:9", "search:4", "perfect:2"}) {
+    request.set_strength(strength);
+    expect_violations(request, {"strength"});
+  }
+  request.clear_strength();
+  request.mutable_evaluation()->set_depth(4);
+  expect_violations(request, {"evaluation.depth"});
+  request.mutable_evaluation()->set_depth(-1);
+  expect_violations(request, {"evaluation.depth"});
+  request.mutable_evaluation()->clear_depth();
+  request.mutable_evaluation()->set_mode(static_cast<v1::EvaluationMode>(42));
+  expect_violations(request, {"evaluation.mode"});
+  // Every problem at once.
+  request = SuggestRequest("finkel", "", 9);
+  request.mutable_evaluation()->set_depth(99);
+  request.set_strength("grandmaster");
+  expect_violations(request, {"roll", "evaluation.depth", "strength"});
+
+  // The server's cap is its operator's: a deeper one allows deeper
+  // searches, a shallower one refuses them.
+  ServiceOptions shallow;
+  shallow.max_search_depth = 1;
+  Start(shallow);
+  request = SuggestRequest("finkel", "", 2);
+  request.set_strength("search:2");
+  expect_violations(request, {"strength"});
+  request.clear_strength();
+  v1::SuggestMovesResponse response;
+  ASSERT_TRUE(Suggest(request, &response).ok());
+  EXPECT_EQ(response.evaluator(), SearchEvaluator(*LoadRuleset("finkel"), 1).name()) << "the default depth is capped";
+}
+
+TEST_F(ServiceTest, AnnotateRecordAddsWinningChancesWhenAskedFor) {
+  const std::shared_ptr<const Evaluator> table = StartWithTable();
+  ASSERT_NE(table, nullptr);
+  const v1::GameRecord game = RandomGame(kTableRules, 21);
+  v1::AnnotateRecordRequest request;
+  *request.mutable_input()->mutable_record() = game;
+  request.set_text_format(v1::RECORD_FORMAT_TSN);
+
+  // Without the field: no chances, as before.
+  v1::AnnotateRecordResponse plain;
+  {
+    grpc::ClientContext context;
+    ASSERT_TRUE(stub_->AnnotateRecord(&context, request, &plain).ok());
+  }
+  ASSERT_EQ(plain.annotations_size(), 1);
+  EXPECT_FALSE(plain.annotations(0).has_evaluator());
+  EXPECT_EQ(plain.annotations(0).light_chance_size(), 0);
+  EXPECT_FALSE(plain.annotations(0).actions(0).has_chance_before());
+  EXPECT_FALSE(absl::StrContains(plain.text(), "[%wc "));
+
+  // Exact: what the library gives with the table, field for field.
+  request.mutable_winning_chances()->set_mode(v1::EVALUATION_MODE_EXACT);
+  v1::AnnotateRecordResponse exact;
+  {
+    grpc::ClientContext context;
+    const grpc::Status status = stub_->AnnotateRecord(&context, request, &exact);
+    ASSERT_TRUE(status.ok()) << status.error_message();
+  }
+  auto expected = AnnotateWithValues(game, *table);
+  ASSERT_TRUE(expected.ok()) << expected.status();
+  std::string diff;
+  google::protobuf::util::MessageDifferencer differencer;
+  differencer.ReportDifferencesToString(&diff);
+  ASSERT_EQ(exact.annotations_size(), 1);
+  EXPECT_TRUE(differencer.Compare(AnnotationToProto(*expected, game.ruleset()), exact.annotations(0))) << diff;
+  const v1::Annotation& a = exact.annotations(0);
+  EXPECT_TRUE(a.exact());
+  EXPECT_EQ(a.evaluator(), table->name());
+  EXPECT_EQ(a.light_chance_size(), a.actions_size() + 1);
+  const std::vector<Position> positions = RecordPositions(table->rules(), game);
+  for (const v1::AnnotatedAction& action : a.actions()) {
+    ASSERT_TRUE(action.has_chance_before());
+    EXPECT_DOUBLE_EQ(action.chance_before(), table->Value(positions[action.index()]));
+    EXPECT_GE(action.loss(), 0);
+  }
+  EXPECT_TRUE(absl::StrContains(exact.text(), "[%values exact]")) << exact.text().substr(0, 400);
+  EXPECT_TRUE(absl::StrContains(exact.text(), "[%wc "));
+
+  // Unspecified finds the table too; a search is an estimate.
+  request.mutable_winning_chances()->set_mode(v1::EVALUATION_MODE_UNSPECIFIED);
+  v1::AnnotateRecordResponse unspecified;
+  {
+    grpc::ClientContext context;
+    ASSERT_TRUE(stub_->AnnotateRecord(&context, request, &unspecified).ok());
+  }
+  EXPECT_TRUE(differencer.Compare(exact.annotations(0), unspecified.annotations(0))) << diff;
+  request.mutable_winning_chances()->set_mode(v1::EVALUATION_MODE_SEARCH);
+  request.mutable_winning_chances()->set_depth(1);
+  v1::AnnotateRecordResponse estimate;
+  {
+    grpc::ClientContext context;
+    ASSERT_TRUE(stub_->AnnotateRecord(&context, request, &estimate).ok());
+  }
+  EXPECT_FALSE(estimate.annotations(0).exact());
+  EXPECT_EQ(estimate.annotations(0).evaluator(), SearchEvaluator(*LoadRuleset(kTableRules), 1).name());
+  EXPECT_TRUE(absl::StrContains(estimate.text(), "[%values estimate]"));
+
+  // A depth past the cap is a bad request.
+  request.mutable_winning_chances()->set_depth(7);
+  grpc::ClientContext context;
+  const grpc::Status status = stub_->AnnotateRecord(&context, request, &estimate);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(ViolatedFields(status), std::vector<std::string>{"winning_chances.depth"});
+}
+
+TEST_F(ServiceTest, AnnotateRecordBoundsTheSearchNotTheTable) {
+  ServiceOptions options;
+  options.max_search_actions = 10;
+  StartWithTable(options);
+  const v1::GameRecord game = RandomGame(kTableRules, 22);
+  ASSERT_GT(game.actions_size(), 10);
+  v1::AnnotateRecordRequest request;
+  *request.mutable_input()->mutable_record() = game;
+  request.mutable_winning_chances()->set_mode(v1::EVALUATION_MODE_SEARCH);
+  v1::AnnotateRecordResponse response;
+  {
+    grpc::ClientContext context;
+    const grpc::Status status = stub_->AnnotateRecord(&context, request, &response);
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+    EXPECT_EQ(ViolatedFields(status), std::vector<std::string>{"winning_chances"});
+    EXPECT_TRUE(absl::StrContains(status.error_message(), "more than the 10")) << status.error_message();
+  }
+  // Exact values are looked up, not searched: no limit.
+  request.mutable_winning_chances()->set_mode(v1::EVALUATION_MODE_EXACT);
+  grpc::ClientContext context;
+  ASSERT_TRUE(stub_->AnnotateRecord(&context, request, &response).ok());
+  EXPECT_TRUE(response.annotations(0).exact());
 }
 
 TEST_F(ServiceTest, MetricsCountCallsAndErrors) {

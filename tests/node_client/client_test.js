@@ -16,7 +16,8 @@ const protoLoader = require('@grpc/proto-loader');
 const ROOT = path.resolve(__dirname, '..', '..');
 const SCRIBED = process.env.SCRIBED || path.join(ROOT, 'build', 'service', 'scribed');
 const GRPC_PROTOS = '/usr/share/grpc-proto';
-const EXAMPLE = fs.readFileSync(path.join(ROOT, 'examples', 'finkel-game.json'));
+const EXAMPLE_PATH = path.join(ROOT, 'examples', 'finkel-game.json');
+const EXAMPLE = fs.readFileSync(EXAMPLE_PATH);
 
 const loadOptions = {
   keepCase: true, longs: Number, enums: String, defaults: true, oneofs: true,
@@ -166,6 +167,11 @@ test('AnnotateRecord says what every move did', async () => {
   assert.match(annotated.text, /\[%did /);
   assert.equal(annotated.annotations.length, 1);
   assert.equal(annotated.annotations[0].actions.length, JSON.parse(EXAMPLE).actions.length);
+  const valued = await call(client, 'AnnotateRecord', { input: { text: EXAMPLE }, winning_chances: { depth: 1 } });
+  const a = valued.annotations[0];
+  assert.match(a.evaluator, /search depth 1/);
+  assert.equal(a.exact, false);
+  assert.equal(a.light_chance.length, a.actions.length + 1);
 });
 
 test('the referee: legal moves, a move, a pass', async () => {
@@ -179,6 +185,50 @@ test('the referee: legal moves, a move, a pass', async () => {
   await assert.rejects(call(client, 'MakeMove',
     { ruleset: { reference: 'finkel' }, position: made.position, roll: 2, move: { from: 4, to: 7 } }),
   (err) => err.code === grpc.status.INVALID_ARGUMENT && /expected one of 0->2, 4->6/.test(err.details));
+});
+
+test('SuggestMoves ranks a throw\'s moves by a search and plays a computer opponent', async () => {
+  const mid = '5:...1...1......:0/6:......1.......:0 D';
+  const request = { ruleset: { reference: 'finkel' }, position: mid, roll: 3, evaluation: { depth: 1 }, strength: 'search:1' };
+  const res = await call(client, 'SuggestMoves', request);
+  assert.equal(res.exact, false, 'no table loaded: an estimate');
+  assert.match(res.evaluator, /search depth 1/);
+  assert.equal(res.player, 'DARK');
+  assert.match(res.ruleset_digest, /^[0-9a-f]{16}$/);
+  // The moves are ListLegalMoves' moves, in the same notation, best first.
+  const legal = await call(client, 'ListLegalMoves', { ruleset: { reference: 'finkel' }, position: mid, roll: 3 });
+  const key = (m) => `${m.from || 0}-${m.to}`;
+  assert.deepEqual(res.moves.map((m) => key(m.move)).sort(), legal.moves.map(key).sort());
+  assert.ok(res.moves.length >= 2);
+  res.moves.forEach((m, i) => {
+    assert.ok(m.chance >= 0 && m.chance <= 1, `chance ${m.chance}`);
+    if (i > 0) assert.ok(res.moves[i - 1].chance >= m.chance, 'best first');
+  });
+  // search:1 plays the best move by the same search.
+  assert.equal(res.strength, 'search:1');
+  assert.equal(key(res.chosen_move), key(res.moves[0].move));
+  // Exact values need a table this server has not loaded; a bad strength
+  // is a field violation.
+  await assert.rejects(call(client, 'SuggestMoves', { ...request, evaluation: { mode: 'EVALUATION_MODE_EXACT' } }),
+    (err) => err.code === grpc.status.FAILED_PRECONDITION);
+  await assert.rejects(call(client, 'SuggestMoves', { ...request, strength: 'grandmaster' }), (err) => {
+    assert.equal(err.code, grpc.status.INVALID_ARGUMENT);
+    assert.equal(fieldViolations(err)[0].field, 'strength');
+    return true;
+  });
+});
+
+test('scribed refuses to start with a table it cannot use', async () => {
+  for (const table of ['/nonexistent/finkel.tbl', EXAMPLE_PATH]) {
+    const proc = spawn(SCRIBED, ['--listen', '127.0.0.1:0', '--table', table], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let err = '';
+    proc.stderr.on('data', (chunk) => { err += chunk; });
+    const code = await new Promise((resolve) => proc.on('exit', resolve));
+    assert.equal(code, 2, err);
+    const lines = err.trim().split('\n');
+    assert.equal(lines.length, 1, err);
+    assert.ok(lines[0].includes(`ERROR scribed: --table ${table}: `), lines[0]);
+  }
 });
 
 test('health checking says SERVING', async () => {
