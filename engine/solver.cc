@@ -10,6 +10,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "engine/evaluator.h"
 #include "engine/position.h"
 
 namespace scribe {
@@ -25,40 +26,28 @@ inline void Store(float* values, uint64_t rank, float v) {
   std::atomic_ref<float>(values[rank]).store(v, std::memory_order_relaxed);
 }
 
-// Bellman's right-hand side for `pos` (light, the mover, to move).
-inline double Backup(const Rules& rules, const StateIndex& index, const float* values, const Position& pos) {
-  Position passed = pos;
-  PassTurn(&passed);
-  const double pass = 1.0 - Load(values, index.Rank(passed));
-  double sum = 0;
-  MoveList moves;
-  for (const RollOutcome& o : rules.outcomes) {
-    double best;
-    if (o.roll == 0) {
-      best = pass;
-    } else {
-      LegalMoves(rules, pos, o.roll, &moves);
-      if (moves.empty()) {
-        best = pass;
-      } else {
-        best = 0;
-        for (const Move& m : moves) {
-          Position next = pos;
-          const MoveResult result = ApplyMove(rules, &next, m);
-          double v;
-          if (result.won) {
-            v = 1.0;
-          } else {
-            v = Load(values, index.Rank(next));
-            if (!result.extra_roll) v = 1.0 - v;
-          }
-          best = std::max(best, v);
-        }
-      }
-    }
-    sum += o.weight * best;
+// Values being solved, as an evaluator: the general move code
+// (engine/evaluator.h) then gives Bellman's right-hand side for any rules.
+class SolvingValues : public Evaluator {
+ public:
+  SolvingValues(const Rules& rules, const StateIndex& index, const float* values)
+      : rules_(rules), index_(index), values_(values) {}
+  double Value(const Position& pos) const override {
+    return IsOver(rules_, pos) ? FinishedValue(rules_, pos) : Load(values_, index_.Rank(pos));
   }
-  return sum / static_cast<double>(1u << rules.dice_count);
+  bool exact() const override { return false; }
+  std::string name() const override { return "solving"; }
+  const Rules& rules() const override { return rules_; }
+
+ private:
+  const Rules& rules_;
+  const StateIndex& index_;
+  const float* values_;
+};
+
+// Bellman's right-hand side for `pos`, with the general move code.
+double Backup(const Rules& rules, const StateIndex& index, const float* values, const Position& pos) {
+  return ExpectedValueOverThrows(SolvingValues(rules, index, values), pos);
 }
 
 // A position of a layer pair.
