@@ -633,7 +633,12 @@ grpc::Status ScribeServiceImpl::SuggestMoves(grpc::ServerContext*, const v1::Sug
   if (!request->strength().empty()) {
     auto spec = ParseBotSpec(request->strength());
     if (!spec.ok()) {
-      violations.push_back({"strength", std::string(spec.status().message())});
+      // The parser knows the deepest search there is, not this server's.
+      std::string description(spec.status().message());
+      if (options_.max_search_depth < kMaxSearchDepth) {
+        absl::StrAppend(&description, " (this server searches up to search:", options_.max_search_depth, ")");
+      }
+      violations.push_back({"strength", description});
     } else if (spec->kind == BotSpec::Kind::kSearch && spec->depth > options_.max_search_depth) {
       violations.push_back({"strength", absl::StrCat(request->strength(), " searches deeper than this server does (",
                                                      "search:0 to search:", options_.max_search_depth, ")")});
