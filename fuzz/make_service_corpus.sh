@@ -4,8 +4,9 @@
 # method of the service, serialized with protoc --encode and prefixed with
 # the method's byte (fuzz/service_fuzz.cc: 0 ValidateRecord, 1
 # ValidateRecords, 2 AnnotateRecord, 3 ReplayRecord, 4 ConvertRecord, 5
-# ListRulesets, 6 GetRuleset, 7 ListLegalMoves, 8 MakeMove), one in text
-# format, and garbage. Deterministic (fixed seeds).
+# ListRulesets, 6 GetRuleset, 7 ListLegalMoves, 8 MakeMove, 9
+# SuggestMoves), one in text format, and garbage. Deterministic (fixed
+# seeds).
 #
 #   fuzz/make_service_corpus.sh path/to/scribe
 set -euo pipefail
@@ -34,6 +35,9 @@ seed() {
 "$scribe" convert --to tsn "$tmp/blitz.json" >"$tmp/blitz.tsn"
 "$scribe" convert --to rgn "$tmp/blitz.json" >"$tmp/blitz.rgn"
 "$scribe" convert --to royalur-json "$tmp/blitz.json" >"$tmp/blitz-royalur.json"
+# finkel(pieces=2): the rules of the table the fuzzed service has loaded.
+"$scribe" play --ruleset 'finkel(pieces=2)' --seed 1 >"$tmp/finkel2.json"
+"$scribe" convert --to tsn "$tmp/finkel2.json" >"$tmp/finkel2.tsn"
 tsn="$(quoted "$tmp/finkel.tsn")"
 json="$(quoted "$tmp/blitz.json")"
 
@@ -50,6 +54,9 @@ seed stream-tsn 1 ValidateRecordsRequest <<<"id: \"g1\" input { text: $tsn }"
 seed stream-garbage 1 ValidateRecordsRequest <<<'id: "g2" input { text: "garbage \001" }'
 seed annotate-tsn 2 AnnotateRecordRequest <<<"input { text: $(quoted "$tmp/blitz.tsn") } text_format: RECORD_FORMAT_TSN"
 seed annotate-json 2 AnnotateRecordRequest <<<"input { text: $json } text_format: RECORD_FORMAT_JSON"
+seed annotate-exact 2 AnnotateRecordRequest \
+  <<<"input { text: $(quoted "$tmp/finkel2.tsn") } text_format: RECORD_FORMAT_TSN winning_chances { mode: EVALUATION_MODE_EXACT }"
+seed annotate-search 2 AnnotateRecordRequest <<<"input { text: $json } winning_chances { depth: 1 }"
 seed replay-json 3 ReplayRecordRequest <<<"input { text: $json }"
 seed convert-rgn 4 ConvertRecordRequest <<<"input { text: $json } to: RECORD_FORMAT_RGN tile_names: true"
 seed convert-royalur 4 ConvertRecordRequest <<<"input { text: $(quoted "$tmp/blitz.tsn") } to: RECORD_FORMAT_ROYALUR_JSON"
@@ -65,6 +72,13 @@ seed legal-moves-stack 7 ListLegalMovesRequest <<<'ruleset { reference: "murray"
 seed make-move 8 MakeMoveRequest <<<'ruleset { reference: "finkel" } roll: 4 move { from: 0 to: 4 }'
 seed make-move-pass 8 MakeMoveRequest <<<'ruleset { reference: "sawah" } roll: 0'
 seed make-move-illegal 8 MakeMoveRequest <<<'ruleset { reference: "blitz" } roll: 2 move { from: 3 to: 5 }'
+seed suggest-search 9 SuggestMovesRequest <<<'ruleset { reference: "finkel" } roll: 2 strength: "search:1"'
+seed suggest-table 9 SuggestMovesRequest \
+  <<<'ruleset { reference: "finkel(pieces=2)" } position: "1:...1..........:0/2:..............:0 D" roll: 3 strength: "perfect"'
+seed suggest-exact-missing 9 SuggestMovesRequest \
+  <<<'ruleset { reference: "blitz" } roll: 2 evaluation { mode: EVALUATION_MODE_EXACT }'
+seed suggest-random 9 SuggestMovesRequest \
+  <<<'ruleset { reference: "sawah" } roll: 2 strength: "random" seed: 7 evaluation { mode: EVALUATION_MODE_SEARCH depth: 0 }'
 # The same request in text format (the target's second reading).
 printf '\x00input { text: "[Ruleset \\"finkel\\"]\\n\\n1. L 3:0-3\\n" }' >"$out/validate-text-format"
 # Garbage for a few methods.

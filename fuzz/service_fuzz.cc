@@ -3,10 +3,13 @@
 //
 // Input: byte 0 picks the method (ValidateRecord, ValidateRecords,
 // AnnotateRecord, ReplayRecord, ConvertRecord, ListRulesets, GetRuleset,
-// ListLegalMoves, MakeMove: byte 0 modulo 9); the rest is that method's
-// request, serialized, or else in protobuf text format. Inputs over 16 KiB
-// are refused, and the service is set up with small limits (12 KiB of record
-// text, 600 actions), so that every input is quick.
+// ListLegalMoves, MakeMove, SuggestMoves: byte 0 modulo 10); the rest is
+// that method's request, serialized, or else in protobuf text format.
+// Inputs over 16 KiB are refused, and the service is set up with small
+// limits (12 KiB of record text, 600 actions, searches at most 2 throws
+// deep and over at most 300 actions), so that every input is quick. The
+// service has one solved table loaded, of finkel(pieces=2) (solved when the
+// fuzzer starts), so both exact values and estimates are driven.
 //
 // The unary handlers are called directly on the ScribeServiceImpl (they do
 // not use their context); ValidateRecords goes through an in-process server.
@@ -14,7 +17,9 @@
 // Properties, for every request:
 //  - a response serializes and parses back (a client can read it);
 //  - the status code is one docs/api.md gives for the method: OK or
-//    INVALID_ARGUMENT, and NOT_FOUND for GetRuleset of a reference;
+//    INVALID_ARGUMENT, NOT_FOUND for GetRuleset of a reference, and
+//    FAILED_PRECONDITION (reason TABLE_NOT_LOADED) for exact values or the
+//    perfect opponent of rules with no table loaded, and only then;
 //  - an error carries a google.rpc.Status in its details with the same code
 //    and message; INVALID_ARGUMENT a google.rpc.BadRequest with at least
 //    one violation, each with a field and a description; any other code a
@@ -31,6 +36,10 @@
 //    valid (unless it holds text that is not UTF-8, which no response could
 //    carry), with one replay per record; AnnotateRecord and ConvertRecord
 //    succeed only for valid inputs, with an annotation per record;
+//  - AnnotateRecord with winning_chances: every annotation has an
+//    evaluator, exact exactly when it is the table, a chance per ply, and
+//    every action its chances in [0, 1] and a loss >= 0; without it, no
+//    annotation has winning chances;
 //  - ConvertRecord's text, validated in the format it was written in (with
 //    the same ruleset selector), is valid and holds as many records;
 //  - ListRulesets: at most the page size, ids and digests present, a next
@@ -40,7 +49,13 @@
 //  - ListLegalMoves: moves sorted by `from`, unique, each one (or the pass,
 //    when there is none) accepted by MakeMove unless the game is over;
 //  - MakeMove: exactly one of next_player and winner; the new position is
-//    accepted by ListLegalMoves with the same ruleset and throw.
+//    accepted by ListLegalMoves with the same ruleset and throw;
+//  - SuggestMoves: the moves are ListLegalMoves' for the same ruleset,
+//    position and throw, best first, chances in [0, 1]; a pass chance
+//    exactly when there is no move; exact exactly when the rules are the
+//    table's and no search was asked for; with a strength, the chosen move
+//    is one of the moves (none for a pass), and the perfect opponent's is
+//    the first when the values are exact.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -49,10 +64,16 @@
 #include <type_traits>
 #include <vector>
 
+#include <unistd.h>
+
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
+#include "analysis/table.h"
+#include "engine/ruleset.h"
+#include "engine/solver.h"
+#include "engine/state_index.h"
 #include "fuzz/fuzz_util.h"
 #include "google/protobuf/io/tokenizer.h"
 #include "google/protobuf/text_format.h"
@@ -61,6 +82,7 @@
 #include "grpcpp/grpcpp.h"
 #include "service/metrics.h"
 #include "service/service.h"
+#include "service/tables.h"
 
 namespace scribe::fuzz {
 namespace {
@@ -79,7 +101,30 @@ struct Fixture {
   std::unique_ptr<service::ScribeServiceImpl> checker;
   std::unique_ptr<grpc::Server> server;
   std::unique_ptr<v1::ScribeService::Stub> stub;
+  // The digest of the rules of the one table loaded.
+  std::string table_digest;
 };
+
+// The rules of the table the fuzzed service has loaded.
+constexpr char kTableRules[] = "finkel(pieces=2)";
+
+// Solves kTableRules, writes the table to a temporary file and opens it as
+// scribed does (the file is removed at once: the mapping keeps it).
+std::shared_ptr<const Evaluator> SolvedTable() {
+  auto rules = LoadRuleset(kTableRules);
+  FUZZ_CHECK(rules.ok(), "the table's rules do not load");
+  auto index = StateIndex::Create(**rules);
+  FUZZ_CHECK(index.ok(), "the table's rules have no index");
+  auto solution = Solve(**rules, **index);
+  FUZZ_CHECK(solution.ok(), "the table's rules do not solve");
+  const char* tmp = std::getenv("TMPDIR");
+  const std::string path = absl::StrCat(tmp != nullptr ? tmp : "/tmp", "/service_fuzz_", ::getpid(), ".tbl");
+  FUZZ_CHECK(WriteTable(path, **rules, *solution).ok(), "cannot write ", path);
+  auto tables = service::OpenTables({path});
+  ::unlink(path.c_str());
+  FUZZ_CHECK(tables.ok(), "cannot open the table: ", tables.status().message());
+  return tables->at(0).evaluator;
+}
 
 Fixture& TheFixture() {
   static Fixture* const fixture = [] {
@@ -87,6 +132,10 @@ Fixture& TheFixture() {
     service::ServiceOptions options;
     options.max_record_bytes = 12 * 1024;
     options.max_record_actions = 600;
+    options.max_search_depth = 2;
+    options.max_search_actions = 300;
+    options.tables.push_back(SolvedTable());
+    f->table_digest = options.tables[0]->rules().digest;
     f->service = std::make_unique<service::ScribeServiceImpl>(options, &f->metrics);
     f->checker = std::make_unique<service::ScribeServiceImpl>(service::ServiceOptions(), &f->metrics);
     grpc::ServerBuilder builder;
@@ -154,13 +203,24 @@ google::rpc::BadRequest CheckError(const grpc::Status& status, absl::string_view
 
 // The status is one of the codes the method may give, and well formed.
 void CheckStatus(const grpc::Status& status, absl::string_view method, const google::protobuf::Message& request,
-                 bool not_found_allowed = false) {
+                 bool not_found_allowed = false, bool no_table_allowed = false) {
   const StatusCode code = status.error_code();
   const bool allowed = code == StatusCode::OK || code == StatusCode::INVALID_ARGUMENT ||
-                       (not_found_allowed && code == StatusCode::NOT_FOUND);
+                       (not_found_allowed && code == StatusCode::NOT_FOUND) ||
+                       (no_table_allowed && code == StatusCode::FAILED_PRECONDITION);
   FUZZ_CHECK(allowed, method, ": code ", code, " is not one the method gives (", status.error_message(),
              ")\nrequest: ", request.ShortDebugString());
   if (!status.ok()) CheckError(status, method, request.ShortDebugString());
+  if (code == StatusCode::FAILED_PRECONDITION) {
+    google::rpc::Status rpc;
+    google::rpc::ErrorInfo info;
+    rpc.ParseFromString(status.error_details());
+    for (const auto& any : rpc.details()) {
+      if (any.Is<google::rpc::ErrorInfo>()) any.UnpackTo(&info);
+    }
+    FUZZ_CHECK(info.reason() == "TABLE_NOT_LOADED", method, ": FAILED_PRECONDITION for ", info.reason(), " (",
+               status.error_message(), ")\nrequest: ", request.ShortDebugString());
+  }
 }
 
 // A response a client can read: it serializes and parses back (a proto3
@@ -185,11 +245,19 @@ bool Call(absl::string_view bytes, const char* method, Handler<Request, Response
           Response* response, grpc::Status* status) {
   if (!ParseRequest(bytes, request)) return false;
   *status = (Service().*handler)(nullptr, request, response);
-  bool not_found_allowed = false;
+  bool not_found_allowed = false, no_table_allowed = false;
   if constexpr (std::is_same_v<Request, v1::GetRulesetRequest>) {
     not_found_allowed = request->ruleset().kind_case() == v1::RulesetSelector::kReference;
   }
-  CheckStatus(*status, method, *request, not_found_allowed);
+  // Exact values (or the perfect opponent) demanded; whether a table of the
+  // rules is loaded is checked by the method's own properties.
+  if constexpr (std::is_same_v<Request, v1::AnnotateRecordRequest>) {
+    no_table_allowed = request->winning_chances().mode() == v1::EVALUATION_MODE_EXACT;
+  }
+  if constexpr (std::is_same_v<Request, v1::SuggestMovesRequest>) {
+    no_table_allowed = request->evaluation().mode() == v1::EVALUATION_MODE_EXACT || request->strength() == "perfect";
+  }
+  CheckStatus(*status, method, *request, not_found_allowed, no_table_allowed);
   if (status->ok()) CheckWire(*response, method, *request);
   return true;
 }
@@ -296,13 +364,56 @@ void FuzzAnnotateRecord(absl::string_view bytes) {
   v1::AnnotateRecordResponse response;
   grpc::Status status;
   if (!Call(bytes, "AnnotateRecord", &Impl::AnnotateRecord, &request, &response, &status)) return;
+  const std::string shown = request.ShortDebugString();
+  if (status.error_code() == StatusCode::FAILED_PRECONDITION) {
+    // Only when a record's rules have no table: the best available values
+    // then include an estimate (or the search's limit is reached).
+    v1::AnnotateRecordRequest best = request;
+    best.mutable_winning_chances()->set_mode(v1::EVALUATION_MODE_UNSPECIFIED);
+    v1::AnnotateRecordResponse answer;
+    const grpc::Status again = Service().AnnotateRecord(nullptr, &best, &answer);
+    bool estimated = false;
+    for (const v1::Annotation& a : answer.annotations()) estimated |= !a.exact();
+    const google::rpc::BadRequest bad =
+        again.error_code() == StatusCode::INVALID_ARGUMENT ? CheckError(again, "AnnotateRecord", shown)
+                                                           : google::rpc::BadRequest();
+    FUZZ_CHECK((again.ok() && estimated) ||
+                   (bad.field_violations_size() == 1 && bad.field_violations(0).field() == "winning_chances"),
+               "AnnotateRecord: no table for exact values (", status.error_message(),
+               "), but the best available values are ", again.error_message(), " ",
+               Shown(answer.ShortDebugString()), "\nrequest: ", shown);
+    return;
+  }
   if (!status.ok()) return;
   const int records = ValidRecords(request.input());
   FUZZ_CHECK(records >= 1 && response.annotations_size() == records, "AnnotateRecord: ",
              response.annotations_size(), " annotations of an input ValidateRecord counts ", records,
-             " valid records in (-1: not valid)\nrequest: ", request.ShortDebugString());
+             " valid records in (-1: not valid)\nrequest: ", shown);
   FUZZ_CHECK(request.text_format() == v1::RECORD_FORMAT_UNSPECIFIED || !response.text().empty(),
-             "AnnotateRecord: no text in the format asked for\nrequest: ", request.ShortDebugString());
+             "AnnotateRecord: no text in the format asked for\nrequest: ", shown);
+  const auto in_range = [](double x) { return x >= 0 && x <= 1; };
+  for (const v1::Annotation& a : response.annotations()) {
+    if (!request.has_winning_chances()) {
+      FUZZ_CHECK(!a.has_evaluator() && a.light_chance_size() == 0, "AnnotateRecord: winning chances not asked for: ",
+                 Shown(a.ShortDebugString()), "\nrequest: ", shown);
+      continue;
+    }
+    const bool table = a.ruleset_digest() == TheFixture().table_digest &&
+                       request.winning_chances().mode() != v1::EVALUATION_MODE_SEARCH;
+    FUZZ_CHECK(a.has_evaluator() && !a.evaluator().empty() && a.exact() == table &&
+                   a.light_chance_size() == a.actions_size() + 1,
+               "AnnotateRecord: winning chances asked for (the table's rules: ", table, "), got evaluator \"",
+               a.evaluator(), "\" exact ", a.exact(), " with ", a.light_chance_size(), " chances for ",
+               a.actions_size(), " actions\nrequest: ", shown);
+    for (double c : a.light_chance()) {
+      FUZZ_CHECK(in_range(c), "AnnotateRecord: light's chance ", c, "\nrequest: ", shown);
+    }
+    for (const v1::AnnotatedAction& x : a.actions()) {
+      FUZZ_CHECK(x.has_chance_before() && in_range(x.chance_before()) && in_range(x.throw_value()) &&
+                     in_range(x.chance_after()) && x.loss() >= 0,
+                 "AnnotateRecord: action ", x.index(), "'s chances: ", x.ShortDebugString(), "\nrequest: ", shown);
+    }
+  }
 }
 
 void FuzzReplayRecord(absl::string_view bytes) {
@@ -450,6 +561,81 @@ void FuzzListLegalMoves(absl::string_view bytes) {
   }
 }
 
+// The digest a request's selector resolves to, empty when it does not
+// (GetRuleset, on the checker).
+std::string SelectorDigest(const v1::RulesetSelector& selector) {
+  v1::GetRulesetRequest request;
+  *request.mutable_ruleset() = selector;
+  v1::GetRulesetResponse response;
+  if (!TheFixture().checker->GetRuleset(nullptr, &request, &response).ok()) return "";
+  return response.digest();
+}
+
+void FuzzSuggestMoves(absl::string_view bytes) {
+  v1::SuggestMovesRequest request;
+  v1::SuggestMovesResponse response;
+  grpc::Status status;
+  if (!Call(bytes, "SuggestMoves", &Impl::SuggestMoves, &request, &response, &status)) return;
+  const std::string shown = request.ShortDebugString();
+  const std::string digest = SelectorDigest(request.ruleset());
+  const bool has_table = !digest.empty() && digest == TheFixture().table_digest;
+  if (status.error_code() == StatusCode::FAILED_PRECONDITION) {
+    FUZZ_CHECK(!has_table, "SuggestMoves: no table for the loaded table's rules (", status.error_message(),
+               ")\nrequest: ", shown);
+  }
+  if (!status.ok()) return;
+  FUZZ_CHECK(response.player() == v1::LIGHT || response.player() == v1::DARK, "SuggestMoves: player ",
+             response.player(), "\nrequest: ", shown);
+  FUZZ_CHECK(response.ruleset_digest() == digest && !response.evaluator().empty(),
+             "SuggestMoves: digest ", response.ruleset_digest(), " for rules of ", digest, ", evaluator \"",
+             response.evaluator(), "\"\nrequest: ", shown);
+  const bool exact = has_table && request.evaluation().mode() != v1::EVALUATION_MODE_SEARCH;
+  FUZZ_CHECK(response.exact() == exact, "SuggestMoves: exact ", response.exact(), " (", response.evaluator(),
+             ") for rules ", has_table ? "with" : "without", " the table, mode ", request.evaluation().mode(),
+             "\nrequest: ", shown);
+  // The moves are the legal ones.
+  v1::ListLegalMovesRequest list;
+  *list.mutable_ruleset() = request.ruleset();
+  list.set_position(request.position());
+  list.set_roll(request.roll());
+  v1::ListLegalMovesResponse legal;
+  const grpc::Status list_status = Service().ListLegalMoves(nullptr, &list, &legal);
+  FUZZ_CHECK(list_status.ok(), "SuggestMoves answered what ListLegalMoves refuses: ", list_status.error_message(),
+             "\nrequest: ", shown);
+  const auto key = [](const v1::Move& m) { return std::make_pair(m.from(), m.to()); };
+  std::vector<std::pair<int, int>> suggested, listed;
+  for (const v1::SuggestedMove& m : response.moves()) suggested.push_back(key(m.move()));
+  for (const v1::Move& m : legal.moves()) listed.push_back(key(m));
+  std::sort(suggested.begin(), suggested.end());
+  FUZZ_CHECK(suggested == listed && response.player() == legal.player(), "SuggestMoves: ",
+             Shown(response.ShortDebugString()), "\nListLegalMoves: ", legal.ShortDebugString(), "\nrequest: ", shown);
+  for (int k = 0; k < response.moves_size(); ++k) {
+    const double c = response.moves(k).chance();
+    FUZZ_CHECK(c >= 0 && c <= 1 && (k == 0 || response.moves(k - 1).chance() >= c),
+               "SuggestMoves: chances out of range or order: ", response.ShortDebugString(), "\nrequest: ", shown);
+  }
+  FUZZ_CHECK(response.has_pass_chance() == (response.moves_size() == 0) &&
+                 (!response.has_pass_chance() || (response.pass_chance() >= 0 && response.pass_chance() <= 1)),
+             "SuggestMoves: pass chance ", response.ShortDebugString(), "\nrequest: ", shown);
+  // The opponent's move.
+  if (request.strength().empty()) {
+    FUZZ_CHECK(response.strength().empty() && !response.has_chosen_move(),
+               "SuggestMoves: a move chosen without a strength: ", response.ShortDebugString(), "\nrequest: ", shown);
+    return;
+  }
+  FUZZ_CHECK(!response.strength().empty() && response.has_chosen_move() == (response.moves_size() > 0),
+             "SuggestMoves: strength ", request.strength(), " chose ", response.chosen_move().ShortDebugString(),
+             " among ", response.moves_size(), " moves\nrequest: ", shown);
+  if (!response.has_chosen_move()) return;
+  FUZZ_CHECK(std::binary_search(suggested.begin(), suggested.end(), key(response.chosen_move())),
+             "SuggestMoves: the chosen move is not legal: ", response.ShortDebugString(), "\nrequest: ", shown);
+  if (response.strength() == "perfect" && response.exact()) {
+    FUZZ_CHECK(key(response.chosen_move()) == key(response.moves(0).move()),
+               "SuggestMoves: the perfect opponent does not play the best move: ", response.ShortDebugString(),
+               "\nrequest: ", shown);
+  }
+}
+
 void FuzzMakeMove(absl::string_view bytes) {
   v1::MakeMoveRequest request;
   if (!ParseRequest(bytes, &request)) return;
@@ -471,7 +657,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size == 0) return 0;
   if (size > kMaxServiceInput) return kRejectInput;
   const absl::string_view request(reinterpret_cast<const char*>(data) + 1, size - 1);
-  switch (data[0] % 9) {
+  switch (data[0] % 10) {
     case 0: FuzzValidateRecord(request); break;
     case 1: FuzzValidateRecords(request); break;
     case 2: FuzzAnnotateRecord(request); break;
@@ -481,6 +667,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     case 6: FuzzGetRuleset(request); break;
     case 7: FuzzListLegalMoves(request); break;
     case 8: FuzzMakeMove(request); break;
+    case 9: FuzzSuggestMoves(request); break;
   }
   return 0;
 }
