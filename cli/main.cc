@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "CLI/CLI.hpp"
+#include "cli/analysis_commands.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
@@ -695,12 +696,15 @@ int Main(int argc, char** argv) {
   perft->add_option("--ruleset", perft_ref, "ruleset reference or file")->required();
   perft->add_option("--depth", depth, "throws deep")->required()->check(CLI::Range(0, 12));
 
+  AddAnalysisCommands(app);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     const int code = app.exit(e);
     return code == 0 ? kExitOk : kExitUsage;
   }
+  if (const int code = RunAnalysisCommands(); code >= 0) return code;
   if (app.got_subcommand("rulesets")) return CmdRulesets();
   if (ruleset_cmd->parsed()) return CmdRulesetShow(show_ref);
   if (play->parsed()) return CmdPlay(play_ref, seed);

@@ -1,0 +1,310 @@
+#include "cli/analysis_commands.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "analysis/table.h"
+#include "cli/common.h"
+#include "engine/bots.h"
+#include "engine/evaluator.h"
+#include "engine/position.h"
+#include "engine/ruleset.h"
+#include "engine/search.h"
+#include "nlohmann/json.hpp"
+#include "records/position_string.h"
+
+namespace scribe {
+namespace {
+
+struct SuggestOptions {
+  std::string ruleset;
+  std::string position;  // empty: the start, light to move
+  int roll = 0;
+  std::string table;
+  int depth = 2;
+  std::string format = "text";
+  bool tiles = false;
+};
+
+struct MatchCliOptions {
+  std::string ruleset;
+  std::string light;
+  std::string dark;
+  int games = 100;
+  uint64_t seed = 1;
+  std::string table;
+  std::string format = "text";
+};
+
+CLI::App* suggest_cmd = nullptr;
+CLI::App* match_cmd = nullptr;
+SuggestOptions suggest_options;
+MatchCliOptions match_options;
+
+int Usage(absl::string_view command, absl::string_view message) {
+  std::cerr << "scribe: " << command << ": " << message << "\n";
+  return kExitUsage;
+}
+
+// The solved table of --table, for `rules`.
+absl::StatusOr<std::shared_ptr<const Evaluator>> OpenTable(const std::string& path,
+                                                           std::shared_ptr<const Rules> rules) {
+  auto table = TableEvaluator::Open(path, std::move(rules));
+  if (!table.ok()) return table.status();
+  return std::shared_ptr<const Evaluator>(std::move(*table));
+}
+
+// A square as TSN writes it (records/tsn.h): path numbers, or tile names
+// with a prime for each earlier visit of the same tile ('@' waiting);
+// "off" for borne off.
+std::string SquareText(const Rules& rules, Side side, int index, bool tiles) {
+  if (index == rules.off) return "off";
+  if (!tiles) return absl::StrCat(index);
+  if (index == 0) return "@";
+  const TileId tile = rules.tile[side][index];
+  int visit = 0;
+  for (int i = 1; i < index; ++i) visit += rules.tile[side][i] == tile;
+  return absl::StrCat(TileName(tile), std::string(visit, '\''));
+}
+
+// A move as TSN writes it, with its markers: x (xN) captures, * another
+// throw, + a waiting piece placed, # the game won.
+std::string MoveText(const Rules& rules, const Position& pos, Move move, bool tiles) {
+  Position after = pos;
+  const MoveResult r = ApplyMove(rules, &after, move);
+  std::string out = absl::StrCat(SquareText(rules, pos.to_move, move.from, tiles), "-",
+                                 SquareText(rules, pos.to_move, move.to, tiles));
+  if (r.captured > 0) {
+    out.push_back('x');
+    if (r.captured > 1) absl::StrAppend(&out, r.captured);
+  }
+  if (r.extra_roll) out.push_back('*');
+  if (r.placed) out.push_back('+');
+  if (r.won) out.push_back('#');
+  return out;
+}
+
+std::string Percent(double chance) { return absl::StrFormat("%.3f%%", 100 * chance); }
+
+std::string RulesetName(const Rules& rules, const std::string& ref) {
+  return rules.ruleset.id().empty() ? ref : rules.ruleset.id();
+}
+
+std::string Rolls(const Rules& rules) {
+  std::vector<int> rolls;
+  for (const RollOutcome& o : rules.outcomes) rolls.push_back(o.roll);
+  return absl::StrJoin(rolls, ", ");
+}
+
+int CmdSuggest(const SuggestOptions& o) {
+  auto loaded = CliRuleset(o.ruleset);
+  if (!loaded.ok()) return RulesetError(loaded.status());
+  const std::shared_ptr<const Rules> rules = *loaded;
+  Position pos = StartPosition(*rules, kLight);
+  if (!o.position.empty()) {
+    auto parsed = ParsePositionString(*rules, o.position);
+    if (!parsed.ok()) return Usage("suggest", absl::StrCat("--position: ", parsed.status().message()));
+    pos = *parsed;
+  }
+  if (const auto winner = Winner(*rules, pos)) {
+    return Usage("suggest", absl::StrCat("--position: the game is over (", SideName(*winner),
+                                         " has borne off every piece); there is nothing to suggest"));
+  }
+  if (!rules->CanRoll(o.roll)) {
+    return Usage("suggest", absl::StrCat("--roll ", o.roll, ": the dice of ", RulesetName(*rules, o.ruleset),
+                                         " cannot throw it (they throw ", Rolls(*rules), ")"));
+  }
+  std::shared_ptr<const Evaluator> evaluator;
+  int depth = -1;
+  if (!o.table.empty()) {
+    auto table = OpenTable(o.table, rules);
+    if (!table.ok()) return Usage("suggest", absl::StrCat("--table: ", table.status().message()));
+    evaluator = *table;
+  } else {
+    depth = o.depth;
+    evaluator = std::make_shared<SearchEvaluator>(rules, depth);
+  }
+  const std::vector<ValuedMove> ranked = RankMovesByValue(*evaluator, pos, o.roll);
+  const Side me = pos.to_move;
+  const std::string name = RulesetName(*rules, o.ruleset);
+
+  if (o.format == "json") {
+    nlohmann::ordered_json out;
+    out["ruleset"] = name;
+    out["digest"] = rules->digest;
+    out["position"] = PositionToString(*rules, pos);
+    out["to_move"] = SideName(me);
+    out["roll"] = o.roll;
+    out["exact"] = evaluator->exact();
+    out["evaluator"] = evaluator->name();
+    if (depth >= 0) out["depth"] = depth;
+    nlohmann::ordered_json moves = nlohmann::ordered_json::array();
+    int rank = 0;
+    for (const ValuedMove& m : ranked) {
+      Position after = pos;
+      const MoveResult r = ApplyMove(*rules, &after, m.move);
+      nlohmann::ordered_json j;
+      j["rank"] = ++rank;
+      j["move"] = MoveText(*rules, pos, m.move, o.tiles);
+      j["from"] = m.move.from;
+      j["to"] = m.move.to;
+      j["chance"] = m.value;
+      j["captured"] = r.captured;
+      j["extra_throw"] = r.extra_roll;
+      j["placed"] = r.placed;
+      j["won"] = r.won;
+      j["position_after"] = PositionToString(*rules, after);
+      moves.push_back(std::move(j));
+    }
+    out["moves"] = std::move(moves);
+    if (ranked.empty()) out["pass_chance"] = ValueAfterPass(*evaluator, pos);
+    std::cout << out.dump(2) << "\n";
+    return kExitOk;
+  }
+
+  std::cout << name << "  " << PositionToString(*rules, pos) << "\n";
+  std::cout << SideName(me) << " throws " << o.roll << ": ";
+  if (ranked.empty()) {
+    std::cout << (o.roll == 0 ? "no move (a throw of 0)" : "no legal move") << ", " << SideName(me) << " passes\n";
+  } else {
+    std::cout << ranked.size() << (ranked.size() == 1 ? " legal move (forced)\n" : " legal moves, best first\n");
+  }
+  // The evaluator's name says whether its values are exact or an estimate.
+  std::cout << SideName(me) << "'s winning chances: " << evaluator->name() << "\n";
+  if (ranked.empty()) {
+    std::cout << "  pass  " << Percent(ValueAfterPass(*evaluator, pos)) << "\n";
+    return kExitOk;
+  }
+  std::vector<std::string> texts;
+  size_t width = 4;
+  for (const ValuedMove& m : ranked) {
+    texts.push_back(MoveText(*rules, pos, m.move, o.tiles));
+    width = std::max(width, texts.back().size());
+  }
+  for (size_t i = 0; i < ranked.size(); ++i) {
+    std::cout << absl::StrFormat("%3d. %-*s  %8s\n", i + 1, static_cast<int>(width), texts[i],
+                                 Percent(ranked[i].value));
+  }
+  return kExitOk;
+}
+
+int CmdMatch(const MatchCliOptions& o) {
+  auto loaded = CliRuleset(o.ruleset);
+  if (!loaded.ok()) return RulesetError(loaded.status());
+  const std::shared_ptr<const Rules> rules = *loaded;
+  auto light_spec = ParseBotSpec(o.light);
+  if (!light_spec.ok()) return Usage("match", absl::StrCat("--light: ", light_spec.status().message()));
+  auto dark_spec = ParseBotSpec(o.dark);
+  if (!dark_spec.ok()) return Usage("match", absl::StrCat("--dark: ", dark_spec.status().message()));
+  std::shared_ptr<const Evaluator> table;
+  const bool wants_table =
+      light_spec->kind == BotSpec::Kind::kPerfect || dark_spec->kind == BotSpec::Kind::kPerfect;
+  if (wants_table && o.table.empty()) {
+    return Usage("match", "the perfect bot plays by a solved table: give one with --table FILE");
+  }
+  if (!o.table.empty()) {
+    auto opened = OpenTable(o.table, rules);
+    if (!opened.ok()) return Usage("match", absl::StrCat("--table: ", opened.status().message()));
+    table = *opened;
+  }
+  // Each bot its own generator (a random bot's choices), apart from the
+  // dice's: the same seed plays the same match.
+  auto light = MakeBot(*light_spec, rules, table, o.seed ^ 0x6c69676874ULL);
+  if (!light.ok()) return Usage("match", absl::StrCat("--light: ", light.status().message()));
+  auto dark = MakeBot(*dark_spec, rules, table, o.seed ^ 0x6461726bULL);
+  if (!dark.ok()) return Usage("match", absl::StrCat("--dark: ", dark.status().message()));
+
+  MatchOptions options;
+  options.games = o.games;
+  options.seed = o.seed;
+  const MatchResult r = PlayMatch(*rules, **light, **dark, options);
+  const std::string name = RulesetName(*rules, o.ruleset);
+  const bool throw_off = rules->opening == v1::OPENING_THROW_OFF;
+  const std::string who_starts =
+      throw_off ? "a throw-off decides who starts each game" : "light starts the odd games, dark the even ones";
+
+  if (o.format == "json") {
+    nlohmann::ordered_json out;
+    out["ruleset"] = name;
+    out["digest"] = rules->digest;
+    out["games"] = r.games;
+    out["seed"] = o.seed;
+    out["opening"] = throw_off ? "throw-off" : "alternate";
+    nlohmann::ordered_json sides = nlohmann::ordered_json::array();
+    for (Side s : {kLight, kDark}) {
+      const Interval ci = WilsonInterval(r.wins[s], r.games);
+      nlohmann::ordered_json j;
+      j["side"] = SideName(s);
+      j["bot"] = (s == kLight ? *light : *dark)->name();
+      j["wins"] = r.wins[s];
+      j["win_rate"] = r.games > 0 ? static_cast<double>(r.wins[s]) / r.games : 0.0;
+      j["ci95_low"] = ci.low;
+      j["ci95_high"] = ci.high;
+      j["first"] = r.first[s];
+      sides.push_back(std::move(j));
+    }
+    out["sides"] = std::move(sides);
+    out["unfinished"] = r.unfinished;
+    out["mean_throws"] = r.MeanThrows();
+    out["mean_moves"] = r.games > 0 ? static_cast<double>(r.moves) / r.games : 0.0;
+    std::cout << out.dump(2) << "\n";
+    return kExitOk;
+  }
+
+  std::cout << absl::StrFormat("%s, %d games, seed %d (%s)\n", name, r.games, o.seed, who_starts);
+  for (Side s : {kLight, kDark}) {
+    const Interval ci = WilsonInterval(r.wins[s], r.games);
+    const double rate = r.games > 0 ? static_cast<double>(r.wins[s]) / r.games : 0.0;
+    std::cout << absl::StrFormat("%-5s %-10s %6d wins  %7.2f%%  95%% CI [%.2f%%, %.2f%%]  (started %d)\n", SideName(s),
+                                 (s == kLight ? *light : *dark)->name(), r.wins[s], 100 * rate, 100 * ci.low,
+                                 100 * ci.high, r.first[s]);
+  }
+  if (r.unfinished > 0) std::cout << r.unfinished << " games stopped unfinished\n";
+  std::cout << absl::StrFormat("average game length: %.1f throws (%.1f moves)\n", r.MeanThrows(),
+                               r.games > 0 ? static_cast<double>(r.moves) / r.games : 0.0);
+  return kExitOk;
+}
+
+}  // namespace
+
+void AddAnalysisCommands(CLI::App& app) {
+  suggest_cmd = app.add_subcommand("suggest", "The legal moves of a throw, ranked by winning chance");
+  SuggestOptions& s = suggest_options;
+  suggest_cmd->add_option("--ruleset", s.ruleset, "ruleset reference or file")->required();
+  suggest_cmd->add_option("--position", s.position,
+                          "position string, e.g. \"7:..............:0/7:..............:0 L\" (default: the "
+                          "start, light to move)");
+  suggest_cmd->add_option("--roll", s.roll, "the throw")->required();
+  auto* table = suggest_cmd->add_option("--table", s.table, "exact chances from this solved table");
+  suggest_cmd->add_option("--depth", s.depth, "without a table: search this many throws deep (default 2)")
+      ->check(CLI::Range(0, kMaxSearchDepth))
+      ->excludes(table);
+  suggest_cmd->add_option("--format", s.format, "text or json")->check(CLI::IsMember({"text", "json"}));
+  suggest_cmd->add_flag("--tiles", s.tiles, "squares as tile names (A4) instead of path numbers");
+
+  match_cmd = app.add_subcommand("match", "Play games between two computer opponents; win rates");
+  MatchCliOptions& m = match_options;
+  match_cmd->add_option("--ruleset", m.ruleset, "ruleset reference or file")->required();
+  match_cmd->add_option("--light", m.light, "light's bot: perfect, search:N, heuristic or random")->required();
+  match_cmd->add_option("--dark", m.dark, "dark's bot: perfect, search:N, heuristic or random")->required();
+  match_cmd->add_option("--games", m.games, "games to play")->required()->check(CLI::Range(1, 100000000));
+  match_cmd->add_option("--seed", m.seed, "random seed (same seed, same match)");
+  match_cmd->add_option("--table", m.table, "the solved table the perfect bot plays by");
+  match_cmd->add_option("--format", m.format, "text or json")->check(CLI::IsMember({"text", "json"}));
+}
+
+int RunAnalysisCommands() {
+  if (suggest_cmd != nullptr && suggest_cmd->parsed()) return CmdSuggest(suggest_options);
+  if (match_cmd != nullptr && match_cmd->parsed()) return CmdMatch(match_options);
+  return -1;
+}
+
+}  // namespace scribe
