@@ -14,8 +14,11 @@ namespace scribe {
 namespace {
 
 // Positions with at least this many throws still to search are kept in the
-// call's table; shallower ones cost less to search again than to look up
-// (measured: bench/search_bench.cc).
+// call's table; shallower ones cost less to search again than to look up.
+// In the presets at the usual depths transpositions are rare (in finkel at
+// depth 4 the table saves about 2% of the leaves and a few percent of the
+// time: bench/search_bench.cc); on small rulesets searched deep (the
+// tests' 32 throws of finkel(pieces=1)) it is what makes the search finish.
 constexpr int kMemoMinDepth = 2;
 
 // A position and the depth it was searched to, as 9 words: the counts of

@@ -57,8 +57,8 @@
 //
 // Values are computed afresh for each call, with a table of positions
 // already searched within the call (transpositions: passes, moves in
-// another order); nothing is kept between calls, so an evaluator may be
-// shared between threads.
+// another order, captures that bring a position back); nothing is kept
+// between calls, so an evaluator may be shared between threads.
 //
 // Nothing here reads files.
 #ifndef SCRIBE_ENGINE_SEARCH_H_
