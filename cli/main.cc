@@ -17,7 +17,9 @@
 #include <vector>
 
 #include "CLI/CLI.hpp"
+#include "cli/common.h"
 #include "cli/analysis_commands.h"
+#include "cli/solve_command.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
@@ -35,73 +37,6 @@
 
 namespace scribe {
 namespace {
-
-constexpr int kExitOk = 0;
-constexpr int kExitInvalid = 1;
-constexpr int kExitUsage = 2;
-
-// Files larger than this are refused rather than read into memory.
-constexpr std::streamoff kMaxFileBytes = 512ll * 1024 * 1024;
-
-bool ReadFile(const std::string& path, std::string* out, std::string* error) {
-  if (path == "-") {
-    out->assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
-    return true;
-  }
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
-    *error = absl::StrCat(path, ": is a directory");
-    return false;
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    *error = absl::StrCat(path, ": cannot open: ", std::strerror(errno));
-    return false;
-  }
-  in.seekg(0, std::ios::end);
-  const std::streamoff size = in.tellg();
-  if (size < 0) {
-    *error = absl::StrCat(path, ": cannot read (not a regular file?)");
-    return false;
-  }
-  if (size > kMaxFileBytes) {
-    *error = absl::StrCat(path, ": ", size, " bytes is more than the ", kMaxFileBytes, " allowed");
-    return false;
-  }
-  in.seekg(0, std::ios::beg);
-  out->resize(static_cast<size_t>(size));
-  in.read(out->data(), size);
-  if (!in) {
-    *error = absl::StrCat(path, ": read failed");
-    return false;
-  }
-  return true;
-}
-
-bool IsReadableFile(const std::string& path) {
-  std::ifstream in(path);
-  return static_cast<bool>(in);
-}
-
-// --ruleset: a ruleset file when such a file exists, else a reference.
-absl::StatusOr<std::shared_ptr<const Rules>> CliRuleset(const std::string& ref) {
-  if (ref.find('(') == std::string::npos && IsReadableFile(ref)) {
-    std::string text, error;
-    if (!ReadFile(ref, &text, &error)) return absl::InvalidArgumentError(error);
-    auto rules = LoadRulesetText(text);
-    if (!rules.ok()) {
-      return absl::Status(rules.status().code(),
-                          absl::StrCat(ref, ": ", rules.status().message()));
-    }
-    return rules;
-  }
-  return LoadRuleset(ref);
-}
-
-int RulesetError(const absl::Status& status) {
-  std::cerr << "scribe: ruleset: " << status.message() << "\n";
-  return kExitUsage;
-}
 
 int CmdRulesets() {
   for (const PresetInfo& p : Presets()) {
@@ -696,6 +631,7 @@ int Main(int argc, char** argv) {
   perft->add_option("--ruleset", perft_ref, "ruleset reference or file")->required();
   perft->add_option("--depth", depth, "throws deep")->required()->check(CLI::Range(0, 12));
 
+  AddSolveCommands(app);
   AddAnalysisCommands(app);
 
   try {
@@ -704,6 +640,7 @@ int Main(int argc, char** argv) {
     const int code = app.exit(e);
     return code == 0 ? kExitOk : kExitUsage;
   }
+  if (const int code = RunSolveCommands(); code >= 0) return code;
   if (const int code = RunAnalysisCommands(); code >= 0) return code;
   if (app.got_subcommand("rulesets")) return CmdRulesets();
   if (ruleset_cmd->parsed()) return CmdRulesetShow(show_ref);
