@@ -91,20 +91,22 @@ class ServiceTest : public ::testing::Test {
   // A solved table of finkel(pieces=2), written once per test program to a
   // temporary file; its path.
   static const std::string& TablePath() {
-    static const std::string path = [] {
-      const std::string p = absl::StrCat(::testing::TempDir(), "/service_test_", ::getpid(), "_finkel2.tbl");
+    // Never destroyed: the exit handler that removes the file reads it.
+    static const std::string* const path = [] {
+      auto* p = new std::string(absl::StrCat(::testing::TempDir(), "/service_test_", ::getpid(), "_finkel2.tbl"));
       auto rules = LoadRuleset(kTableRules);
       EXPECT_TRUE(rules.ok()) << rules.status();
       auto index = StateIndex::Create(**rules);
       EXPECT_TRUE(index.ok()) << index.status();
       auto solution = Solve(**rules, **index);
       EXPECT_TRUE(solution.ok()) << solution.status();
-      const absl::Status written = WriteTable(p, **rules, *solution);
+      const absl::Status written = WriteTable(*p, **rules, *solution);
       EXPECT_TRUE(written.ok()) << written;
-      std::atexit([] { std::remove(TablePath().c_str()); });
       return p;
     }();
-    return path;
+    static const bool removed_at_exit = std::atexit([] { std::remove(path->c_str()); }) == 0;
+    (void)removed_at_exit;
+    return *path;
   }
 
   // The table, opened as the server opens it, and the server started with
