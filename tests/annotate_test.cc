@@ -30,6 +30,7 @@
 #include "engine/random.h"
 #include "engine/ruleset.h"
 #include "gtest/gtest.h"
+#include "tests/exact_test_evaluator.h"
 #include "records/annotate.h"
 #include "records/formats.h"
 #include "records/json_record.h"
@@ -583,99 +584,8 @@ INSTANTIATE_TEST_SUITE_P(Presets, AnnotateReferenceTest,
 
 // --- winning chances ------------------------------------------------------------
 //
-// An exact evaluator written here, so that these tests depend on neither the
-// solved tables (analysis/table.h) nor the search (engine/search.h): every
-// position reachable from the start (either side first), solved by plain
-// value iteration in double until no value moves by more than 1e-14.
-
-struct PositionHash {
-  size_t operator()(const Position& pos) const {
-    const std::string_view bytes(reinterpret_cast<const char*>(pos.count), sizeof(pos.count));
-    return std::hash<std::string_view>{}(bytes) * 3 + pos.to_move;
-  }
-};
-
-class ExactTestEvaluator : public Evaluator {
- public:
-  explicit ExactTestEvaluator(std::shared_ptr<const Rules> rules) : rules_(std::move(rules)) {
-    const Rules& r = *rules_;
-    std::vector<Position> queue = {StartPosition(r, kLight), StartPosition(r, kDark)};
-    for (const Position& p : queue) index_.emplace(p, static_cast<int>(index_.size()));
-    // Successors per position and outcome: the index of the next position
-    // (-1: the mover has won), and whether the mover still moves there.
-    struct Succ {
-      int next;
-      bool same_side;
-    };
-    std::vector<std::vector<std::vector<Succ>>> succ;
-    for (size_t i = 0; i < queue.size(); ++i) {
-      const Position pos = queue[i];
-      std::vector<std::vector<Succ>> per_outcome;
-      auto add = [&](const Position& next) {
-        auto [it, fresh] = index_.emplace(next, static_cast<int>(index_.size()));
-        if (fresh) queue.push_back(next);
-        return it->second;
-      };
-      for (const RollOutcome& o : r.outcomes) {
-        std::vector<Succ> s;
-        MoveList moves;
-        LegalMoves(r, pos, o.roll, &moves);
-        if (moves.empty()) {
-          Position next = pos;
-          PassTurn(&next);
-          s.push_back({add(next), false});
-        }
-        for (const Move& m : moves) {
-          Position next = pos;
-          const MoveResult result = ApplyMove(r, &next, m);
-          s.push_back(result.won ? Succ{-1, true} : Succ{add(next), result.extra_roll});
-        }
-        per_outcome.push_back(std::move(s));
-      }
-      succ.push_back(std::move(per_outcome));
-    }
-    positions_ = queue;
-    values_.assign(queue.size(), 0.5);
-    const double total = static_cast<double>(1u << r.dice_count);
-    for (sweeps_ = 0; sweeps_ < 100000; ++sweeps_) {
-      double delta = 0;
-      for (size_t i = 0; i < values_.size(); ++i) {
-        double v = 0;
-        for (size_t k = 0; k < r.outcomes.size(); ++k) {
-          double best = 0;
-          for (const Succ& s : succ[i][k]) {
-            const double w = s.next < 0 ? 1.0 : s.same_side ? values_[s.next] : 1.0 - values_[s.next];
-            best = std::max(best, w);
-          }
-          v += r.outcomes[k].weight / total * best;
-        }
-        delta = std::max(delta, std::abs(v - values_[i]));
-        values_[i] = v;
-      }
-      if (delta < 1e-14) break;
-    }
-  }
-
-  double Value(const Position& pos) const override {
-    if (IsOver(*rules_, pos)) return FinishedValue(*rules_, pos);
-    auto it = index_.find(pos);
-    EXPECT_NE(it, index_.end()) << "a position the test evaluator never reached";
-    return it == index_.end() ? 0.5 : values_[it->second];
-  }
-  bool exact() const override { return true; }
-  std::string name() const override { return absl::StrCat("test exact ", rules_->ruleset.id()); }
-  const Rules& rules() const override { return *rules_; }
-
-  const std::vector<Position>& positions() const { return positions_; }
-  int sweeps() const { return sweeps_; }
-
- private:
-  std::shared_ptr<const Rules> rules_;
-  std::unordered_map<Position, int, PositionHash> index_;
-  std::vector<Position> positions_;
-  std::vector<double> values_;
-  int sweeps_ = 0;
-};
+// An exact evaluator of the tests' own (tests/exact_test_evaluator.h), so
+// that these tests depend on neither the solved tables nor the search.
 
 // An estimate: the exact values, each off by a fixed amount of up to 3
 // points that depends on the position.

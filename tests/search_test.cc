@@ -26,6 +26,7 @@
 #include "engine/random.h"
 #include "engine/ruleset.h"
 #include "engine/search.h"
+#include "tests/exact_test_evaluator.h"
 
 namespace scribe {
 namespace {
@@ -55,110 +56,6 @@ Position RandomPosition(const Rules& rules, uint64_t seed, int plies) {
   }
   return pos;
 }
-
-// ---------------------------------------------------------------------------
-// Exact values by value iteration over every reachable position.
-
-struct PositionHash {
-  size_t operator()(const Position& p) const {
-    uint64_t words[8];
-    std::memcpy(words, p.count, sizeof words);
-    uint64_t h = p.to_move;
-    for (uint64_t w : words) h = (h ^ w) * 0x9e3779b97f4a7c15ULL + (h >> 29);
-    return static_cast<size_t>(h);
-  }
-};
-
-class ExactEvaluator : public Evaluator {
- public:
-  explicit ExactEvaluator(std::shared_ptr<const Rules> rules) : rules_(std::move(rules)) { Solve(); }
-
-  double Value(const Position& pos) const override {
-    auto it = index_.find(pos);
-    EXPECT_NE(it, index_.end()) << "position not reachable";
-    return it == index_.end() ? 0.5 : values_[it->second];
-  }
-  bool exact() const override { return true; }
-  std::string name() const override { return "exact (value iteration, test)"; }
-  const Rules& rules() const override { return *rules_; }
-  size_t size() const { return positions_.size(); }
-  const std::vector<Position>& positions() const { return positions_; }
-  int sweeps() const { return sweeps_; }
-
- private:
-  // What a choice leads to: a child index and how its value counts.
-  struct Edge {
-    int child;  // -1: the move wins
-    bool keep;  // the mover throws again: the child's value as it is
-  };
-
-  int Intern(const Position& pos) {
-    auto [it, inserted] = index_.emplace(pos, static_cast<int>(positions_.size()));
-    if (inserted) positions_.push_back(pos);
-    return it->second;
-  }
-
-  void Solve() {
-    const Rules& rules = *rules_;
-    Intern(StartPosition(rules, kLight));
-    Intern(StartPosition(rules, kDark));
-    // choices[p][k]: the options for outcome k of position p.
-    std::vector<std::vector<std::vector<Edge>>> choices;
-    MoveList moves;
-    for (size_t p = 0; p < positions_.size(); ++p) {
-      const Position pos = positions_[p];
-      std::vector<std::vector<Edge>> per_outcome;
-      if (!IsOver(rules, pos)) {
-        for (const RollOutcome& o : rules.outcomes) {
-          std::vector<Edge> options;
-          LegalMoves(rules, pos, o.roll, &moves);
-          if (moves.empty()) {
-            Position next = pos;
-            PassTurn(&next);
-            options.push_back({Intern(next), false});
-          }
-          for (const Move& m : moves) {
-            Position next = pos;
-            const MoveResult r = ApplyMove(rules, &next, m);
-            if (r.won) options.push_back({-1, true});
-            else options.push_back({Intern(next), r.extra_roll});
-          }
-          per_outcome.push_back(std::move(options));
-        }
-      }
-      choices.push_back(std::move(per_outcome));
-    }
-    values_.assign(positions_.size(), 0.5);
-    for (size_t p = 0; p < positions_.size(); ++p) {
-      if (IsOver(rules, positions_[p])) values_[p] = FinishedValue(rules, positions_[p]);
-    }
-    const double total = static_cast<double>(1u << rules.dice_count);
-    for (sweeps_ = 1; sweeps_ < 100000; ++sweeps_) {
-      double change = 0;
-      for (size_t p = 0; p < positions_.size(); ++p) {
-        if (choices[p].empty()) continue;
-        double v = 0;
-        for (size_t k = 0; k < rules.outcomes.size(); ++k) {
-          double best = 0;
-          for (const Edge& e : choices[p][k]) {
-            const double x = e.child < 0 ? 1.0 : e.keep ? values_[e.child] : 1.0 - values_[e.child];
-            best = std::max(best, x);
-          }
-          v += rules.outcomes[k].weight / total * best;
-        }
-        change = std::max(change, std::abs(v - values_[p]));
-        values_[p] = v;
-      }
-      if (change < 1e-14) break;
-    }
-  }
-
-  std::shared_ptr<const Rules> rules_;
-  std::unordered_map<Position, int, PositionHash> index_;
-  std::vector<Position> positions_;
-  std::vector<double> values_;
-  int sweeps_ = 0;
-};
 
 // ---------------------------------------------------------------------------
 // Values.
@@ -255,10 +152,10 @@ TEST(Search, WorksWithStacking) {
 void ExpectConvergence(const std::string& ref, const std::vector<int>& depths, double final_mean_error,
                        double final_start_error) {
   const auto rules = Load(ref);
-  const ExactEvaluator exact(rules);
-  ASSERT_GT(exact.size(), 10u);
+  const ExactTestEvaluator exact(rules);
+  ASSERT_GT(exact.positions().size(), 10u);
   std::vector<Position> sample;
-  for (size_t i = 0; i < exact.positions().size(); i += std::max<size_t>(1, exact.size() / 400)) {
+  for (size_t i = 0; i < exact.positions().size(); i += std::max<size_t>(1, exact.positions().size() / 400)) {
     if (!IsOver(*rules, exact.positions()[i])) sample.push_back(exact.positions()[i]);
   }
   double previous = 1;
@@ -290,7 +187,7 @@ TEST(Search, DeepSearchApproachesExactValuesTwoPieces) {
 
 TEST(Search, ExactValuesAreAFixedPoint) {
   const auto rules = Load("finkel(pieces=2)");
-  const ExactEvaluator exact(rules);
+  const ExactTestEvaluator exact(rules);
   for (size_t i = 0; i < exact.positions().size(); i += 97) {
     const Position& pos = exact.positions()[i];
     EXPECT_NEAR(ExpectedValueOverThrows(exact, pos), exact.Value(pos), 1e-12);
@@ -368,7 +265,7 @@ RC_GTEST_PROP(BotProperties, BotsOnlyChooseLegalMoves, ()) {
 
 TEST(Bots, PerfectPlayIsAtLeastAsGoodAsAnyMoveByTheExactValues) {
   const auto rules = Load("finkel(pieces=2)");
-  auto exact = std::make_shared<ExactEvaluator>(rules);
+  auto exact = std::make_shared<ExactTestEvaluator>(rules);
   auto bot = MakeBot(*ParseBotSpec("perfect"), rules, exact);
   ASSERT_TRUE(bot.ok());
   for (size_t i = 0; i < exact->positions().size(); i += 53) {
@@ -406,7 +303,7 @@ TEST(Bots, StrongBotsBeatRandomByAWideMargin) {
 
 TEST(Bots, PerfectBeatsRandomOnATinyRuleset) {
   const auto rules = Load("finkel(pieces=2)");
-  auto exact = std::make_shared<ExactEvaluator>(rules);
+  auto exact = std::make_shared<ExactTestEvaluator>(rules);
   auto perfect = MakeBot(*ParseBotSpec("perfect"), rules, exact);
   auto random = MakeBot(*ParseBotSpec("random"), rules, nullptr, 5);
   ASSERT_TRUE(perfect.ok() && random.ok());

@@ -1,7 +1,8 @@
 // The solver, its position index and its table files, checked against an
-// independent brute force: every position reachable from the start, found
-// with the engine's own moves, kept in a hash map with both colours (no
-// mirror trick, no ranking), solved by plain value iteration in double.
+// independent brute force (tests/exact_test_evaluator.h): every position
+// reachable from the start, found with the engine's own moves, kept in a
+// hash map with both colours (no mirror trick, no ranking), solved by plain
+// value iteration in double.
 #include <unistd.h>
 
 #include <cmath>
@@ -19,6 +20,7 @@
 #include "engine/solver.h"
 #include "engine/state_index.h"
 #include "gtest/gtest.h"
+#include "tests/exact_test_evaluator.h"
 
 namespace scribe {
 namespace {
@@ -41,90 +43,6 @@ Position Mirror(const Position& p) {
   m.to_move = Other(p.to_move);
   return m;
 }
-
-// Every position reachable from either side starting, with its value by
-// plain value iteration (Jacobi, in double) to 1e-12.
-struct BruteForce {
-  std::vector<Position> positions;
-  std::unordered_map<std::string, int> id;
-  std::vector<double> value;
-
-  explicit BruteForce(const Rules& rules) {
-    const auto add = [&](const Position& p) {
-      auto [it, fresh] = id.emplace(Key(p), static_cast<int>(positions.size()));
-      if (fresh) positions.push_back(p);
-      return it->second;
-    };
-    add(StartPosition(rules, kLight));
-    add(StartPosition(rules, kDark));
-    MoveList moves;
-    for (size_t i = 0; i < positions.size(); ++i) {
-      const Position p = positions[i];
-      if (IsOver(rules, p)) continue;
-      Position passed = p;
-      PassTurn(&passed);
-      add(passed);
-      for (const RollOutcome& o : rules.outcomes) {
-        LegalMoves(rules, p, o.roll, &moves);
-        for (const Move& m : moves) {
-          Position next = p;
-          ApplyMove(rules, &next, m);
-          add(next);
-        }
-      }
-    }
-    // The graph once: per position and throw, each move's (target, kind);
-    // kind 0: the target's value, 1: one minus it, 2: a win.
-    struct Edge {
-      int target;
-      int kind;
-    };
-    std::vector<std::vector<std::vector<Edge>>> edges(positions.size());
-    std::vector<int> pass_of(positions.size(), -1);
-    for (size_t i = 0; i < positions.size(); ++i) {
-      const Position& p = positions[i];
-      if (IsOver(rules, p)) continue;
-      Position passed = p;
-      PassTurn(&passed);
-      pass_of[i] = id.at(Key(passed));
-      for (const RollOutcome& o : rules.outcomes) {
-        LegalMoves(rules, p, o.roll, &moves);
-        std::vector<Edge> list;
-        for (const Move& m : moves) {
-          Position after = p;
-          const MoveResult r = ApplyMove(rules, &after, m);
-          list.push_back({id.at(Key(after)), r.won ? 2 : (r.extra_roll ? 0 : 1)});
-        }
-        edges[i].push_back(std::move(list));
-      }
-    }
-    value.assign(positions.size(), 0.5);
-    for (size_t i = 0; i < positions.size(); ++i) {
-      if (IsOver(rules, positions[i])) value[i] = FinishedValue(rules, positions[i]);
-    }
-    const double total = static_cast<double>(1u << rules.dice_count);
-    for (int sweep = 0; sweep < 100000; ++sweep) {
-      std::vector<double> next = value;
-      double change = 0;
-      for (size_t i = 0; i < positions.size(); ++i) {
-        if (pass_of[i] < 0) continue;
-        const double pass = 1 - value[pass_of[i]];
-        double v = 0;
-        for (size_t k = 0; k < rules.outcomes.size(); ++k) {
-          double best = edges[i][k].empty() ? pass : 0.0;
-          for (const Edge& e : edges[i][k]) {
-            best = std::max(best, e.kind == 2 ? 1.0 : (e.kind == 0 ? value[e.target] : 1 - value[e.target]));
-          }
-          v += rules.outcomes[k].weight / total * best;
-        }
-        change = std::max(change, std::fabs(v - value[i]));
-        next[i] = v;
-      }
-      value.swap(next);
-      if (change < 1e-12) break;
-    }
-  }
-};
 
 // ---------------------------------------------------------------------------
 // The index.
@@ -177,9 +95,9 @@ TEST(StateIndexTest, EveryReachablePositionHasItsOwnRank) {
   auto rules = Load("masters(pieces=2)");
   auto index = StateIndex::Create(*rules);
   ASSERT_TRUE(index.ok());
-  BruteForce bf(*rules);
+  ExactTestEvaluator bf(rules);
   std::map<std::pair<uint64_t, int>, std::string> seen;
-  for (const Position& p : bf.positions) {
+  for (const Position& p : bf.positions()) {
     if (IsOver(*rules, p)) continue;
     const uint64_t r = (*index)->Rank(p);
     ASSERT_LT(r, (*index)->size());
@@ -233,24 +151,24 @@ TEST(SolverTest, MatchesBruteForceOnSmallRulesets) {
                           "finkel-blank4(pieces=2)"}) {
     SCOPED_TRACE(ref);
     Solved s = SolveOrDie(ref);
-    BruteForce bf(*s.rules);
+    ExactTestEvaluator bf(s.rules);
     double worst = 0;
-    for (size_t i = 0; i < bf.positions.size(); ++i) {
-      worst = std::max(worst, std::fabs(s.Value(bf.positions[i]) - bf.value[i]));
+    for (size_t i = 0; i < bf.positions().size(); ++i) {
+      worst = std::max(worst, std::fabs(s.Value(bf.positions()[i]) - bf.value(i)));
     }
     EXPECT_LT(worst, 1e-5);
-    EXPECT_GT(bf.positions.size(), 100u);
+    EXPECT_GT(bf.positions().size(), 100u);
   }
 }
 
 TEST(SolverTest, BruteForceValuesAreColourSymmetric) {
   auto rules = Load("masters(pieces=2)");
-  BruteForce bf(*rules);
+  ExactTestEvaluator bf(rules);
   int checked = 0;
-  for (size_t i = 0; i < bf.positions.size(); ++i) {
-    auto it = bf.id.find(Key(Mirror(bf.positions[i])));
-    if (it == bf.id.end()) continue;
-    ASSERT_NEAR(bf.value[i], bf.value[it->second], 1e-9);
+  for (size_t i = 0; i < bf.positions().size(); ++i) {
+    const Position mirror = Mirror(bf.positions()[i]);
+    if (!bf.Reachable(mirror)) continue;
+    ASSERT_NEAR(bf.value(i), bf.Value(mirror), 1e-9);
     ++checked;
   }
   EXPECT_GT(checked, 1000);
@@ -317,13 +235,13 @@ TEST_F(TableTest, WritesAndMapsTheSameValues) {
   EXPECT_TRUE((*table)->exact());
   EXPECT_EQ((*table)->info().positions, s.index->size());
   EXPECT_EQ((*table)->info().digest, s.rules->digest);
-  BruteForce bf(*s.rules);
-  for (size_t i = 0; i < bf.positions.size(); ++i) {
-    ASSERT_NEAR((*table)->Value(bf.positions[i]), bf.value[i], 1.0 / 65535 + 1e-5);
+  ExactTestEvaluator bf(s.rules);
+  for (size_t i = 0; i < bf.positions().size(); ++i) {
+    ASSERT_NEAR((*table)->Value(bf.positions()[i]), bf.value(i), 1.0 / 65535 + 1e-5);
   }
   // A table answers one ply deeper with its own values, up to rounding.
-  for (size_t i = 0; i < bf.positions.size(); i += 7) {
-    ASSERT_NEAR(ExpectedValueOverThrows(**table, bf.positions[i]), (*table)->Value(bf.positions[i]), 1e-4);
+  for (size_t i = 0; i < bf.positions().size(); i += 7) {
+    ASSERT_NEAR(ExpectedValueOverThrows(**table, bf.positions()[i]), (*table)->Value(bf.positions()[i]), 1e-4);
   }
 }
 
