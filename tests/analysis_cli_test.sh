@@ -4,36 +4,7 @@
 # Usage: analysis_cli_test.sh SCRIBE_BINARY
 set -uo pipefail
 SCRIBE="$1"
-TMP="$(mktemp -d)"
-trap 'rm -rf "$TMP"' EXIT
-passed=0
-failed=0
-
-# check NAME EXPECTED_EXIT PATTERN -- COMMAND...: runs the command, checks
-# the exit code and that stdout+stderr match the extended regex PATTERN.
-check() {
-  local name="$1" want="$2" pattern="$3"
-  shift 4
-  local out rc
-  out="$("$@" 2>&1)"
-  rc=$?
-  if [ "$rc" -ne "$want" ]; then
-    echo "FAIL $name: exit $rc, wanted $want"; echo "$out" | head -20; failed=$((failed + 1)); return
-  fi
-  if [ -n "$pattern" ] && ! grep -Eq -- "$pattern" <<<"$out"; then
-    echo "FAIL $name: output does not match /$pattern/"; echo "$out" | head -20; failed=$((failed + 1)); return
-  fi
-  echo "ok   $name"
-  passed=$((passed + 1))
-}
-
-equal() {
-  if [ "$2" = "$3" ]; then
-    echo "ok   $1"; passed=$((passed + 1))
-  else
-    echo "FAIL $1: '$2' != '$3'"; failed=$((failed + 1))
-  fi
-}
+source "$(dirname "$0")/cli_check.sh"
 
 # finkel, light to move: pieces on 4 (a rosette), 8 (the middle rosette)
 # and 10; dark on 1, 4, 9 and 12, one borne off.
@@ -188,5 +159,4 @@ check "match: an unknown ruleset" 2 "scribe: ruleset: " -- \
 check "match: a missing table" 2 "scribe: match: --table: .*no such file" -- \
   "$SCRIBE" match --ruleset finkel --light perfect --dark random --games 2 --table "$TMP/none.tbl"
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -8,37 +8,7 @@ set -uo pipefail
 SCRIBE="$1"
 EXAMPLES="$2"
 GAME="$EXAMPLES/finkel-game.json"
-TMP="$(mktemp -d)"
-trap 'rm -rf "$TMP"' EXIT
-passed=0
-failed=0
-
-# check NAME EXPECTED_EXIT PATTERN -- COMMAND...: runs the command, checks
-# the exit code and that stdout+stderr match the extended regex PATTERN.
-check() {
-  local name="$1" want="$2" pattern="$3"
-  shift 4
-  local out rc
-  out="$("$@" 2>&1)"
-  rc=$?
-  if [ "$rc" -ne "$want" ]; then
-    echo "FAIL $name: exit $rc, wanted $want"; echo "$out" | head -20; failed=$((failed + 1)); return
-  fi
-  if [ -n "$pattern" ] && ! grep -Eq -- "$pattern" <<<"$out"; then
-    echo "FAIL $name: output does not match /$pattern/"; echo "$out" | head -20; failed=$((failed + 1)); return
-  fi
-  echo "ok   $name"
-  passed=$((passed + 1))
-}
-
-# equal NAME A B: two numbers (or strings) are the same.
-equal() {
-  if [ "$2" = "$3" ]; then
-    echo "ok   $1"; passed=$((passed + 1))
-  else
-    echo "FAIL $1: $2 != $3"; failed=$((failed + 1))
-  fi
-}
+source "$(dirname "$0")/cli_check.sh"
 
 actions=$(grep -o '"roll"' "$GAME" | wc -l)
 
@@ -128,5 +98,4 @@ check "an unwritable graph file is refused" 2 "cannot write" -- "$SCRIBE" annota
 printf '[TSN "1"]\n[Ruleset "finkel"]\n\n1. L 2:0-3\n' > "$TMP/illegal.tsn"
 check "an illegal record is refused with --depth too" 1 "not a legal record" -- "$SCRIBE" annotate --depth 1 "$TMP/illegal.tsn"
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -5,28 +5,7 @@ set -uo pipefail
 SCRIBE="$1"
 DATA="$2"
 EXAMPLES="$3"
-TMP="$(mktemp -d)"
-trap 'rm -rf "$TMP"' EXIT
-passed=0
-failed=0
-
-# check NAME EXPECTED_EXIT PATTERN -- COMMAND...: runs the command, checks
-# the exit code and that stdout+stderr match the extended regex PATTERN.
-check() {
-  local name="$1" want="$2" pattern="$3"
-  shift 4
-  local out rc
-  out="$("$@" 2>&1)"
-  rc=$?
-  if [ "$rc" -ne "$want" ]; then
-    echo "FAIL $name: exit $rc, wanted $want"; echo "$out" | head -20; failed=$((failed + 1)); return
-  fi
-  if [ -n "$pattern" ] && ! grep -Eq -- "$pattern" <<<"$out"; then
-    echo "FAIL $name: output does not match /$pattern/"; echo "$out" | head -20; failed=$((failed + 1)); return
-  fi
-  echo "ok   $name"
-  passed=$((passed + 1))
-}
+source "$(dirname "$0")/cli_check.sh"
 
 check "rulesets lists every preset" 0 "sawah-tablet \(alias aseb\)" -- "$SCRIBE" rulesets
 for p in finkel finkel-blank4 masters blitz sawah sawah-tablet sawah-marks turnover murray skiriuk; do
@@ -163,5 +142,4 @@ check "turnover's SVG explains turned-over pieces" 0 "five dots are turned over"
 check "perft depth 0 is 1" 0 "^1$" -- "$SCRIBE" perft --ruleset finkel --depth 0
 check "perft depth 1 counts one branch per roll value" 0 "^5$" -- "$SCRIBE" perft --ruleset finkel --depth 1
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish
