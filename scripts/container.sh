@@ -87,7 +87,7 @@ fi
 # 4. The image, unless one built from the same source exists.
 # The hash covers what the Dockerfile copies in (every file git would track
 # there, committed or not) and the Dockerfile itself.
-SOURCES=(CMakeLists.txt proto engine records cli service tests examples docker/Dockerfile)
+SOURCES=(CMakeLists.txt proto engine analysis records cli service tests examples docker/Dockerfile)
 # (less what .dockerignore keeps out of the context).
 hash="$(git ls-files -co --exclude-standard -z -- "${SOURCES[@]}" \
         | grep -zvE '/node_modules/|^tests/node_client/|^tests/(container|k8s_manifest|replicas)_test\.sh$' | sort -z \
