@@ -101,6 +101,15 @@ inline v1::Finding MakeFinding(absl::string_view code, std::string message, cons
   return f;
 }
 
+// A finding about action `action` of a record, placed where the source
+// wrote it.
+inline v1::Finding ActionFinding(absl::string_view code, std::string message, const LineIndex& lines,
+                                 const RecordSource& source, int action, int record_index) {
+  v1::Finding f = MakeFinding(code, std::move(message), lines, source.actions[action].offset, record_index);
+  f.set_action_index(action);
+  return f;
+}
+
 }  // namespace scribe
 
 #endif  // SCRIBE_RECORDS_PARSED_H_

@@ -692,9 +692,7 @@ std::vector<v1::Finding> CheckRgnForm(const RecordSource& source, const RefereeR
   if (result.rules == nullptr) return out;
   const Rules& rules = *result.rules;
   auto at_action = [&](absl::string_view code, std::string message, int i) {
-    v1::Finding f = MakeFinding(code, std::move(message), lines, source.actions[i].offset, record_index);
-    f.set_action_index(i);
-    out.push_back(std::move(f));
+    out.push_back(ActionFinding(code, std::move(message), lines, source, i, record_index));
   };
   auto turn_text = [](Side side, int number) {
     return side == kLight ? absl::StrCat("\"", number, ".\"") : std::string("\"/\"");

@@ -803,9 +803,7 @@ std::vector<v1::Finding> CheckTsnForm(const RecordSource& source, const RefereeR
   std::vector<v1::Finding> out;
   if (result.rules == nullptr) return out;
   auto at_action = [&](absl::string_view code, std::string message, int i) {
-    v1::Finding f = MakeFinding(code, std::move(message), lines, source.actions[i].offset, record_index);
-    f.set_action_index(i);
-    out.push_back(std::move(f));
+    out.push_back(ActionFinding(code, std::move(message), lines, source, i, record_index));
   };
   const int judged = static_cast<int>(result.outcomes.size());
   const int n = std::min<int>(static_cast<int>(source.actions.size()),
