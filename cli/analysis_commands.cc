@@ -20,6 +20,7 @@
 #include "engine/search.h"
 #include "nlohmann/json.hpp"
 #include "records/position_string.h"
+#include "records/squares.h"
 
 namespace scribe {
 namespace {
@@ -62,26 +63,13 @@ absl::StatusOr<std::shared_ptr<const Evaluator>> OpenTable(const std::string& pa
   return std::shared_ptr<const Evaluator>(std::move(*table));
 }
 
-// A square as TSN writes it (records/tsn.h): path numbers, or tile names
-// with a prime for each earlier visit of the same tile ('@' waiting);
-// "off" for borne off.
-std::string SquareText(const Rules& rules, Side side, int index, bool tiles) {
-  if (index == rules.off) return "off";
-  if (!tiles) return absl::StrCat(index);
-  if (index == 0) return "@";
-  const TileId tile = rules.tile[side][index];
-  int visit = 0;
-  for (int i = 1; i < index; ++i) visit += rules.tile[side][i] == tile;
-  return absl::StrCat(TileName(tile), std::string(visit, '\''));
-}
-
 // A move as TSN writes it, with its markers: x (xN) captures, * another
 // throw, + a waiting piece placed, # the game won.
 std::string MoveText(const Rules& rules, const Position& pos, Move move, bool tiles) {
   Position after = pos;
   const MoveResult r = ApplyMove(rules, &after, move);
-  std::string out = absl::StrCat(SquareText(rules, pos.to_move, move.from, tiles), "-",
-                                 SquareText(rules, pos.to_move, move.to, tiles));
+  std::string out =
+      MoveText(rules, pos.to_move, move.from, move.to, tiles ? SquareStyle::kTiles : SquareStyle::kPathNumbers);
   if (r.captured > 0) {
     out.push_back('x');
     if (r.captured > 1) absl::StrAppend(&out, r.captured);

@@ -26,21 +26,8 @@ bool IsOurKey(absl::string_view key) {
   return std::find(std::begin(kKeys), std::end(kKeys), key) != std::end(kKeys);
 }
 
-// A square as TSN writes it (records/tsn.cc): a path number, or a tile name
-// with a prime for each earlier visit of the tile; "off" for borne off and,
-// with tiles, "@" for waiting.
-std::string SquareText(const Rules& rules, Side side, int index, SquareStyle style) {
-  if (index == rules.off) return "off";
-  if (style == SquareStyle::kPathNumbers) return absl::StrCat(index);
-  if (index == 0) return "@";
-  const TileId tile = rules.tile[side][index];
-  int visit = 0;
-  for (int i = 1; i < index; ++i) visit += rules.tile[side][i] == tile;
-  return absl::StrCat(TileName(tile), std::string(visit, '\''));
-}
-
 std::string MoveText(const Rules& rules, Side side, Move m, SquareStyle style) {
-  return absl::StrCat(SquareText(rules, side, m.from, style), "-", SquareText(rules, side, m.to, style));
+  return MoveText(rules, side, m.from, m.to, style);
 }
 
 // Scores are multiples of 1/2^dice_count: ten decimals print them exactly,

@@ -673,16 +673,6 @@ std::string EscapeComment(absl::string_view text) {
   return out;
 }
 
-std::string SquareText(const Rules& rules, Side side, int index, SquareStyle style) {
-  if (index == rules.off) return "off";
-  if (style == SquareStyle::kPathNumbers) return absl::StrCat(index);
-  if (index == 0) return "@";
-  const TileId tile = rules.tile[side][index];
-  int visit = 0;
-  for (int i = 1; i < index; ++i) visit += rules.tile[side][i] == tile;
-  return absl::StrCat(TileName(tile), std::string(visit, '\''));
-}
-
 absl::Status WriteGame(const v1::GameRecord& record, const TsnWriteOptions& options, std::string* out) {
   RefereeOptions referee_options;
   referee_options.build_replay = false;

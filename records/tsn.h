@@ -28,11 +28,10 @@
 #include "absl/strings/string_view.h"
 #include "records/json_record.h"
 #include "records/referee.h"
+#include "records/squares.h"
 #include "scribe/v1/record.pb.h"
 
 namespace scribe {
-
-enum class SquareStyle { kPathNumbers, kTiles };
 
 struct TsnWriteOptions {
   SquareStyle squares = SquareStyle::kPathNumbers;
