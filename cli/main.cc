@@ -29,11 +29,12 @@
 #include "engine/ruleset.h"
 #include "engine/search.h"
 #include "analysis/table.h"
-#include "records/annotate.h"
+#include "review/annotate.h"
+#include "review/annotation_text.h"
 #include "records/formats.h"
 #include "records/json_record.h"
 #include "records/referee.h"
-#include "records/render.h"
+#include "review/render.h"
 
 namespace scribe {
 namespace {
@@ -234,20 +235,15 @@ int CmdConvert(const std::string& path, const std::string& to, const std::string
     std::cerr << "scribe: " << error << "\n";
     return kExitUsage;
   }
-  const Format in = InputFormat(from, path, text);
   // Convert only what is whole and legal: a converter that passes on a
   // broken record writes a wrong one.
-  v1::FileReport report = ValidateText(path, text, in, io);
-  if (!report.valid()) {
-    for (const v1::Finding& finding : report.findings()) std::cerr << FindingToText(path, finding) << "\n";
+  const JudgedFile file = ReadLegalRecords(path, text, InputFormat(from, path, text), io);
+  if (!file.report.valid()) {
+    for (const v1::Finding& finding : file.report.findings()) std::cerr << FindingToText(path, finding) << "\n";
     std::cerr << "scribe: convert: " << path << " is not a legal record; nothing written\n";
     return kExitInvalid;
   }
-  ParsedRecords parsed = ReadRecords(in, text, io);
-  for (v1::GameRecord& record : parsed.records) {
-    if (record.ruleset().empty() && !io.ruleset.empty()) record.set_ruleset(io.ruleset);
-  }
-  auto out = WriteRecords(*FormatFromName(to), parsed.records, io);
+  auto out = WriteRecords(*FormatFromName(to), file.records, io);
   if (!out.ok()) {
     std::cerr << "scribe: convert: " << out.status().message() << "\n";
     return kExitInvalid;
@@ -269,8 +265,8 @@ std::string MoveText(const Rules& rules, Side side, int from, int to) {
 // action (records/render.h) follows each line.
 void PrintReplayText(const RefereeResult& result, const v1::GameRecord& record, bool board = false) {
   const Rules& rules = *result.rules;
-  std::vector<Position> positions;
-  if (board) positions = RecordPositions(rules, record, static_cast<int>(result.outcomes.size()));
+  static const std::vector<Position> kNone;
+  const std::vector<Position>& positions = board ? result.positions : kNone;
   std::cout << "ruleset " << result.replay.ruleset() << " (digest " << rules.digest << ")\n";
   const std::map<std::string, std::string> tags(record.tags().begin(), record.tags().end());
   for (const auto& [key, value] : tags) std::cout << "  " << key << ": " << value << "\n";
@@ -319,7 +315,9 @@ struct ReplayOptions {
 // Writes the SVG of the record's position after `at` actions (-1: all of
 // them that are legal). False, with a message, when there is no such
 // position or the file cannot be written.
-bool WriteSvg(const Rules& rules, const v1::GameRecord& record, int judged, int at, const std::string& path) {
+bool WriteSvg(const RefereeResult& verdict, const v1::GameRecord& record, int at, const std::string& path) {
+  const Rules& rules = *verdict.rules;
+  const int judged = static_cast<int>(verdict.outcomes.size());
   if (at > record.actions_size()) {
     std::cerr << "scribe: replay: --at " << at << ": the record has " << record.actions_size() << " actions\n";
     return false;
@@ -329,7 +327,8 @@ bool WriteSvg(const Rules& rules, const v1::GameRecord& record, int judged, int 
               << " actions are legal; there is no position after " << at << "\n";
     return false;
   }
-  const std::vector<Position> positions = RecordPositions(rules, record, at < 0 ? judged : at);
+  std::vector<Position> positions = verdict.positions;
+  if (at >= 0 && positions.size() > static_cast<size_t>(at) + 1) positions.resize(at + 1);
   if (positions.empty()) {
     std::cerr << "scribe: replay: the record has no start position to draw\n";
     return false;
@@ -367,32 +366,34 @@ int CmdReplay(const std::string& path, const ReplayOptions& opts) {
   RecordIo io;
   io.rules = forced;
   if (forced != nullptr) io.ruleset = forced->ruleset.id().empty() ? opts.ruleset : forced->ruleset.id();
-  const ParsedRecords parsed = ReadRecords(InputFormat(opts.from, path, text), text, io);
+  JudgeOptions judge;
+  judge.referee.build_replay = true;
+  judge.referee.keep_positions = opts.board || !opts.svg.empty();
+  const JudgedFile file = JudgeFile(path, text, InputFormat(opts.from, path, text), io, judge);
   int exit_code = kExitOk;
-  for (const v1::Finding& finding : parsed.findings) {
+  for (const v1::Finding& finding : file.read_findings) {
     std::cerr << FindingToText(path, finding) << "\n";
     exit_code = kExitInvalid;
   }
   std::vector<std::string> json;
   bool svg_written = false, svg_failed = false;
-  for (size_t k = 0; k < parsed.records.size(); ++k) {
-    RefereeResult result = Referee(parsed.records[k], forced);
+  for (const JudgedRecord& judged : file.records) {
+    const RefereeResult& result = judged.verdict;
     if (result.rules == nullptr) {
-      for (v1::Finding& finding : result.findings) std::cerr << FindingToText(path, finding) << "\n";
+      for (const v1::Finding& finding : result.findings) std::cerr << FindingToText(path, finding) << "\n";
       exit_code = kExitInvalid;
       continue;
     }
     if (opts.format == "json") json.push_back(MessageToJson(result.replay));
-    else PrintReplayText(result, parsed.records[k], opts.board);
-    for (v1::Finding& finding : result.findings) {
+    else PrintReplayText(result, judged.record, opts.board);
+    for (const v1::Finding& finding : result.findings) {
       std::cerr << FindingToText(path, finding) << "\n";
       exit_code = kExitInvalid;
     }
     // --svg draws the first record the rules could replay.
     if (!opts.svg.empty() && !svg_written) {
       svg_written = true;
-      svg_failed = !WriteSvg(*result.rules, parsed.records[k], static_cast<int>(result.outcomes.size()), opts.at,
-                             opts.svg);
+      svg_failed = !WriteSvg(result, judged.record, opts.at, opts.svg);
     }
   }
   if (opts.format == "json") {
@@ -482,19 +483,18 @@ int CmdAnnotate(const std::string& path, const std::string& format, bool tiles, 
   io.rules = forced;
   if (forced != nullptr) io.ruleset = forced->ruleset.id().empty() ? ruleset_ref : forced->ruleset.id();
   // Annotate only what is whole and legal, as convert does.
-  v1::FileReport report = ValidateText(path, text, in, io);
-  if (!report.valid()) {
-    for (const v1::Finding& finding : report.findings()) std::cerr << FindingToText(path, finding) << "\n";
+  JudgedFile file = ReadLegalRecords(path, text, in, io, {.build_replay = false, .keep_positions = true});
+  if (!file.report.valid()) {
+    for (const v1::Finding& finding : file.report.findings()) std::cerr << FindingToText(path, finding) << "\n";
     std::cerr << "scribe: annotate: " << path << " is not a legal record; nothing written\n";
     return kExitInvalid;
   }
-  ParsedRecords parsed = ReadRecords(in, text, io);
-  std::vector<v1::GameRecord> annotated_records;
+  std::vector<JudgedRecord> annotated_records;
   std::vector<std::string> json;
   std::unique_ptr<Evaluator> evaluator;
-  for (v1::GameRecord& record : parsed.records) {
-    if (record.ruleset().empty() && !io.ruleset.empty()) record.set_ruleset(io.ruleset);
-    auto annotated = AnnotateRecord(record, forced);
+  for (JudgedRecord& judged : file.records) {
+    const v1::GameRecord& record = judged.record;
+    auto annotated = AnnotateRecord(judged);
     if (!annotated.ok()) {
       std::cerr << "scribe: annotate: " << annotated.status().message() << "\n";
       return kExitInvalid;
@@ -514,7 +514,7 @@ int CmdAnnotate(const std::string& path, const std::string& format, bool tiles, 
         return s.code() == absl::StatusCode::kFailedPrecondition ? kExitUsage : kExitInvalid;
       }
       // --graph draws the first record.
-      if (!values.graph.empty() && &record == &parsed.records.front() &&
+      if (!values.graph.empty() && &judged == &file.records.front() &&
           !WriteChanceGraph(*annotated, record, values.graph)) {
         return kExitUsage;
       }
@@ -522,8 +522,9 @@ int CmdAnnotate(const std::string& path, const std::string& format, bool tiles, 
     if (format == "json") {
       json.push_back(MessageToJson(AnnotationToProto(*annotated, record.ruleset())));
     } else {
-      annotated_records.push_back(
-          WithAnnotations(record, *annotated, tiles ? SquareStyle::kTiles : SquareStyle::kPathNumbers));
+      // The annotations change comments only: the verdict stands.
+      annotated_records.push_back({WithAnnotations(record, *annotated, tiles ? SquareStyle::kTiles : SquareStyle::kPathNumbers),
+                                   std::move(judged.verdict), judged.index});
     }
   }
   if (format == "json") {

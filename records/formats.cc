@@ -7,6 +7,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
+#include "records/finding_codes.h"
 #include "records/json_record.h"
 #include "records/referee.h"
 #include "records/rgn.h"
@@ -101,7 +102,7 @@ ParsedRecords ReadRecords(Format format, absl::string_view text, const RecordIo&
   return {};
 }
 
-absl::StatusOr<std::string> WriteRecords(Format format, const std::vector<v1::GameRecord>& records,
+absl::StatusOr<std::string> WriteRecords(Format format, const std::vector<JudgedRecord>& records,
                                          const RecordIo& io) {
   switch (format) {
     case Format::kTsn: {
@@ -110,10 +111,10 @@ absl::StatusOr<std::string> WriteRecords(Format format, const std::vector<v1::Ga
       return WriteTsn(records, options);
     }
     case Format::kJson: {
-      if (records.size() == 1) return WriteJsonRecord(records[0]) + "\n";
+      if (records.size() == 1) return WriteJsonRecord(records[0].record) + "\n";
       std::string out = "[";
       for (size_t k = 0; k < records.size(); ++k) {
-        absl::StrAppend(&out, k == 0 ? "" : ",\n", WriteJsonRecord(records[k]));
+        absl::StrAppend(&out, k == 0 ? "" : ",\n", WriteJsonRecord(records[k].record));
       }
       return out + "]\n";
     }
@@ -121,6 +122,12 @@ absl::StatusOr<std::string> WriteRecords(Format format, const std::vector<v1::Ga
     case Format::kRoyalUrJson: return WriteRoyalUrJson(records);
   }
   return absl::InternalError("unknown format");
+}
+
+absl::StatusOr<std::string> WriteRecords(Format format, const std::vector<v1::GameRecord>& records,
+                                         const RecordIo& io) {
+  // Judged as each writer judged them before: under their own rulesets.
+  return WriteRecords(format, JudgeRecords(records), io);
 }
 
 namespace {
@@ -131,84 +138,102 @@ const LineIndex& NoLines() {
   return *kNoLines;
 }
 
+// The written form's findings of one judged record (text formats only).
+// `lines` is built at the first finding to place (a valid file never
+// needs it).
+std::vector<v1::Finding> FormFindings(Format format, absl::string_view text, const RecordSource& source,
+                                      const v1::GameRecord& record, const RefereeResult& verdict, int index,
+                                      std::optional<LineIndex>* lines) {
+  std::vector<v1::Finding> out;
+  switch (format) {
+    case Format::kTsn:
+      // Checked without line starts first; again with them only when there
+      // is a finding to place.
+      out = CheckTsnForm(source, verdict, record, *lines ? **lines : NoLines(), index);
+      if (!out.empty() && !*lines) {
+        lines->emplace(text);
+        out = CheckTsnForm(source, verdict, record, **lines, index);
+      }
+      break;
+    case Format::kRgn:
+      if (!*lines) lines->emplace(text);
+      out = CheckRgnForm(source, verdict, record, **lines, index);
+      break;
+    case Format::kRoyalUrJson:
+      if (!*lines) lines->emplace(text);
+      out = CheckRoyalUrJsonForm(source, verdict, record, **lines, index);
+      break;
+    case Format::kJson:
+      break;
+  }
+  return out;
+}
+
+// A TSN structure finding (the turn a throw is written in) explains the
+// referee's finding at or after its action: the referee's is the cascade.
+bool IsTurnStructure(const v1::Finding& f) {
+  return f.code() == codes::kWrongSide || f.code() == codes::kTurnPassed || f.code() == codes::kMissingExtraThrow ||
+         f.code() == codes::kTurnSplit;
+}
+
+// The findings of one judged record, located and ordered, the root cause
+// only: the written form's and the referee's.
+std::vector<v1::Finding> RecordFindings(Format format, absl::string_view text, const RecordSource* source,
+                                        const v1::GameRecord& record, const RefereeResult& verdict, int index,
+                                        std::optional<LineIndex>* lines) {
+  std::vector<v1::Finding> out;
+  if (source != nullptr) {
+    out = FormFindings(format, text, *source, record, verdict, index, lines);
+    if (!verdict.findings.empty() && !*lines) lines->emplace(text);
+  }
+  for (v1::Finding f : verdict.findings) {
+    if (source != nullptr) {
+      const bool on_action = f.has_action_index() && f.action_index() < static_cast<int>(source->actions.size());
+      if (on_action || !f.has_action_index()) {
+        int line, column;
+        (*lines)->Locate(on_action ? source->actions[f.action_index()].offset : source->offset, &line, &column);
+        f.set_line(line);
+        f.set_column(column);
+      }
+    }
+    const bool superseded = std::any_of(out.begin(), out.end(), [&](const v1::Finding& g) {
+      return g.has_action_index() && f.has_action_index() && g.action_index() <= f.action_index() &&
+             IsTurnStructure(g);
+    });
+    if (!superseded) out.push_back(std::move(f));
+  }
+  std::stable_sort(out.begin(), out.end(), [](const v1::Finding& a, const v1::Finding& b) {
+    const int ia = a.has_action_index() ? a.action_index() : -1;
+    const int ib = b.has_action_index() ? b.action_index() : -1;
+    return ia < ib;
+  });
+  // Every finding names its record; a file of one record drops the index
+  // below.
+  for (v1::Finding& f : out) f.set_record_index(index);
+  return out;
+}
+
 }  // namespace
 
-v1::FileReport ValidateText(absl::string_view file_name, absl::string_view text, Format format,
-                            const RecordIo& io, int* entries) {
-  v1::FileReport report;
-  report.set_file(std::string(file_name));
-  // Line starts, for the line and column of findings. TSN builds them at
-  // its first finding (a valid file never needs them).
+JudgedFile JudgeFile(absl::string_view file_name, absl::string_view text, Format format, const RecordIo& io,
+                     const JudgeOptions& options) {
+  JudgedFile file;
   std::optional<LineIndex> lines;
-  RefereeOptions options;
-  options.build_replay = false;
   std::vector<v1::Finding> judged;
-  // Judges one record; `source` says where its parts were written (text
-  // formats), null for formats without positions.
+  // Judges one record as it is read; `source` says where its parts were
+  // written (text formats), null for formats without positions.
+  // The record is judged where it lies (TSN reuses its storage for the
+  // next game) and moved out only when kept.
   auto judge = [&](v1::GameRecord& record, const RecordSource* source, int index) {
-    if (record.ruleset().empty() && !io.ruleset.empty()) record.set_ruleset(io.ruleset);
-    RefereeResult result = Referee(record, io.rules, options);
-    std::vector<v1::Finding> record_findings;
-    if (source != nullptr) {
-      switch (format) {
-        case Format::kTsn:
-          // Checked without line starts first; again with them only when
-          // there is a finding to place.
-          record_findings = CheckTsnForm(*source, result, record, lines ? *lines : NoLines(), index);
-          if (!record_findings.empty() && !lines) {
-            lines.emplace(text);
-            record_findings = CheckTsnForm(*source, result, record, *lines, index);
-          }
-          break;
-        case Format::kRgn:
-          if (!lines) lines.emplace(text);
-          record_findings = CheckRgnForm(*source, result, record, *lines, index);
-          break;
-        case Format::kRoyalUrJson:
-          if (!lines) lines.emplace(text);
-          record_findings = CheckRoyalUrJsonForm(*source, result, record, *lines, index);
-          break;
-        case Format::kJson:
-          break;
-      }
-      if (!result.findings.empty() && !lines) lines.emplace(text);
-    }
-    // The written form's structural findings are the root cause when they
-    // come before (or at) the referee's first illegal action.
-    for (v1::Finding& f : result.findings) {
-      if (f.has_action_index() && source != nullptr && f.action_index() < static_cast<int>(source->actions.size())) {
-        int line, column;
-        lines->Locate(source->actions[f.action_index()].offset, &line, &column);
-        f.set_line(line);
-        f.set_column(column);
-      } else if (!f.has_action_index() && source != nullptr) {
-        int line, column;
-        lines->Locate(source->offset, &line, &column);
-        f.set_line(line);
-        f.set_column(column);
-      }
-      const bool superseded = std::any_of(record_findings.begin(), record_findings.end(), [&](const v1::Finding& g) {
-        return g.has_action_index() && f.has_action_index() && g.action_index() <= f.action_index() &&
-               (g.code() == "wrong-side" || g.code() == "turn-passed" || g.code() == "missing-extra-throw" ||
-                g.code() == "turn-split");
-      });
-      if (!superseded) record_findings.push_back(std::move(f));
-    }
-    std::stable_sort(record_findings.begin(), record_findings.end(), [](const v1::Finding& a, const v1::Finding& b) {
-      const int ia = a.has_action_index() ? a.action_index() : -1;
-      const int ib = b.has_action_index() ? b.action_index() : -1;
-      return ia < ib;
-    });
-    // Every finding names its record; a file of one record drops the index
-    // below.
-    for (v1::Finding& f : record_findings) {
-      f.set_record_index(index);
+    RefereeResult verdict = JudgeInPlace(&record, io, options.referee);
+    for (v1::Finding& f : RecordFindings(format, text, source, record, verdict, index, &lines)) {
       judged.push_back(std::move(f));
     }
+    if (options.keep_records) file.records.push_back({std::move(record), std::move(verdict), index});
   };
   ParsedRecords parsed;
   if (format == Format::kTsn) {
-    // One game at a time, judged as it is read: no record is kept.
+    // One game at a time, judged as it is read.
     parsed = ReadTsnEach(
         text, [&](v1::GameRecord& record, RecordSource& source, int index) { judge(record, &source, index); },
         io.rules, io.ruleset);
@@ -218,13 +243,15 @@ v1::FileReport ValidateText(absl::string_view file_name, absl::string_view text,
       judge(parsed.records[k], parsed.sources.empty() ? nullptr : &parsed.sources[k], parsed.record_indices[k]);
     }
   }
-  const bool many = parsed.entries > 1;
-  if (entries != nullptr) *entries = parsed.entries;
+  file.entries = parsed.entries;
+  file.read_findings = parsed.findings;
+  v1::FileReport& report = file.report;
+  report.set_file(std::string(file_name));
   std::vector<v1::Finding> findings = std::move(parsed.findings);
   if (parsed.entries == 0 && findings.empty()) {
     // An empty file is not a record: saying "valid" would drop it silently.
     v1::Finding f;
-    f.set_code("no-records");
+    f.set_code(std::string(codes::kNoRecords));
     f.set_message("the input holds no record");
     findings.push_back(std::move(f));
   }
@@ -232,6 +259,7 @@ v1::FileReport ValidateText(absl::string_view file_name, absl::string_view text,
   std::stable_sort(findings.begin(), findings.end(), [](const v1::Finding& a, const v1::Finding& b) {
     return a.record_index() < b.record_index();
   });
+  const bool many = parsed.entries > 1;
   for (v1::Finding& f : findings) {
     if (!many) f.clear_record_index();
     // Messages may quote the text's bytes; Finding.message is a proto3
@@ -240,7 +268,25 @@ v1::FileReport ValidateText(absl::string_view file_name, absl::string_view text,
     *report.add_findings() = std::move(f);
   }
   report.set_valid(report.findings_size() == 0);
-  return report;
+  return file;
+}
+
+JudgedFile ReadLegalRecords(absl::string_view file_name, absl::string_view text, Format format,
+                            const RecordIo& io, const RefereeOptions& referee) {
+  JudgeOptions options;
+  options.referee = referee;
+  JudgedFile file = JudgeFile(file_name, text, format, io, options);
+  if (!file.report.valid()) file.records.clear();
+  return file;
+}
+
+v1::FileReport ValidateText(absl::string_view file_name, absl::string_view text, Format format,
+                            const RecordIo& io, int* entries) {
+  JudgeOptions options;
+  options.keep_records = false;
+  JudgedFile file = JudgeFile(file_name, text, format, io, options);
+  if (entries != nullptr) *entries = file.entries;
+  return std::move(file.report);
 }
 
 }  // namespace scribe

@@ -1,5 +1,6 @@
 // Every record format Scribe reads and writes, behind one interface:
-// detection, reading, writing, and validation of a whole file.
+// detection, reading, writing, and the one path from a file's text to its
+// judged records (JudgeFile): parsed once, each record refereed once.
 #ifndef SCRIBE_RECORDS_FORMATS_H_
 #define SCRIBE_RECORDS_FORMATS_H_
 
@@ -11,6 +12,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "engine/rules.h"
+#include "records/judged.h"
 #include "records/parsed.h"
 #include "scribe/v1/record.pb.h"
 
@@ -32,25 +34,53 @@ std::vector<std::string> FormatNames();
 // content has "notation_version"), else by the content.
 Format DetectFormat(absl::string_view file_name, absl::string_view text);
 
-struct RecordIo {
-  // The ruleset reference for formats that do not name one (RGN); also the
-  // one records are judged under when `rules` is unset and a record names
-  // none.
-  std::string ruleset;
-  // Judge every record under these rules (a user's ruleset file).
-  std::shared_ptr<const Rules> rules;
-  // Writing TSN: squares as tile names instead of path numbers.
-  bool tile_names = false;
-};
-
+// Reads the records of a text, judging none (tests, fuzzing, tools that
+// want the records as written). Everything else reads through JudgeFile.
 ParsedRecords ReadRecords(Format format, absl::string_view text, const RecordIo& io = {});
+
+// Writes judged records (each must be legal; nothing is judged again).
+absl::StatusOr<std::string> WriteRecords(Format format, const std::vector<JudgedRecord>& records,
+                                         const RecordIo& io = {});
+// The same for records not yet judged: each is judged under its own ruleset.
 absl::StatusOr<std::string> WriteRecords(Format format, const std::vector<v1::GameRecord>& records,
                                          const RecordIo& io = {});
 
-// Reads and judges every record of a file: format errors, broken rules and
-// (for text formats) the written form, each with line and column where the
-// format has them, the root cause of each record only. `entries`, when
-// given, is set to how many records (games) the file holds, read or not.
+struct JudgeOptions {
+  // Keep the judged records. Validation alone keeps none: TSN is then read
+  // and judged one game at a time.
+  bool keep_records = true;
+  // What the referee builds for each record (the replay, the positions).
+  RefereeOptions referee = {.build_replay = false, .keep_positions = false};
+};
+
+// A file read once and each of its records judged once.
+struct JudgedFile {
+  // Every finding, located (line and column where the format has them) and
+  // ordered by record, the root cause of each record only: what `scribe
+  // validate` prints. valid() when every record is a legal game.
+  v1::FileReport report;
+  // With keep_records: every record the reader could read, in file order,
+  // with its verdict (whose findings are the referee's own, unlocated).
+  std::vector<JudgedRecord> records;
+  // The reader's findings: the entries it could not read.
+  std::vector<v1::Finding> read_findings;
+  // How many records (games) the file holds, read or not.
+  int entries = 0;
+};
+
+// Reads `text` in `format`, judges every record under `io`, and checks the
+// written form (TSN, RGN and RoyalUr JSON turns, markers, results).
+JudgedFile JudgeFile(absl::string_view file_name, absl::string_view text, Format format, const RecordIo& io = {},
+                     const JudgeOptions& options = {});
+
+// JudgeFile for callers that need every record legal (convert, annotate,
+// the service's replay): when the report is not valid, `records` is
+// emptied, so no illegal record is passed on by mistake.
+JudgedFile ReadLegalRecords(absl::string_view file_name, absl::string_view text, Format format,
+                            const RecordIo& io = {}, const RefereeOptions& referee = {.build_replay = false});
+
+// JudgeFile's report alone (nothing kept). `entries`, when given, is set to
+// how many records (games) the file holds, read or not.
 v1::FileReport ValidateText(absl::string_view file_name, absl::string_view text, Format format,
                             const RecordIo& io = {}, int* entries = nullptr);
 

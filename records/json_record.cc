@@ -11,6 +11,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "google/protobuf/util/json_util.h"
+#include "records/finding_codes.h"
 
 namespace scribe {
 
@@ -566,7 +567,7 @@ ParsedRecords ParseJsonRecords(absl::string_view text) {
 ParsedRecords ParseJsonRecordsGeneral(absl::string_view text) {
   ParsedRecords out;
   if (const size_t nul = text.find('\0'); nul != absl::string_view::npos) {
-    v1::Finding f = MakeFinding("json-syntax", "not valid JSON: a NUL byte (is this a binary file?)");
+    v1::Finding f = MakeFinding(codes::kJsonSyntax, "not valid JSON: a NUL byte (is this a binary file?)");
     int line, column;
     LineColumn(text, nul, &line, &column);
     f.set_line(line);
@@ -577,7 +578,7 @@ ParsedRecords ParseJsonRecordsGeneral(absl::string_view text) {
   }
   size_t deep_at = 0;
   if (JsonDepth(text, &deep_at) > kMaxJsonDepth) {
-    v1::Finding f = MakeFinding("not-a-record", absl::StrCat("not a record: nested more than ", kMaxJsonDepth,
+    v1::Finding f = MakeFinding(codes::kNotARecord, absl::StrCat("not a record: nested more than ", kMaxJsonDepth,
                                                             " levels deep"));
     int line, column;
     LineColumn(text, deep_at, &line, &column);
@@ -591,7 +592,7 @@ ParsedRecords ParseJsonRecordsGeneral(absl::string_view text) {
   try {
     doc = nlohmann::json::parse(text.begin(), text.end());
   } catch (const nlohmann::json::parse_error& e) {
-    v1::Finding f = MakeFinding("json-syntax", e.what());
+    v1::Finding f = MakeFinding(codes::kJsonSyntax, e.what());
     int line, column;
     LineColumn(text, e.byte > 0 ? e.byte - 1 : 0, &line, &column);
     f.set_line(line);
@@ -608,7 +609,7 @@ ParsedRecords ParseJsonRecordsGeneral(absl::string_view text) {
     const std::string what = e.what();
     const auto bracket = what.find("] ");
     out.findings.push_back(MakeFinding(
-        "json-syntax", absl::StrCat("not valid JSON: ", bracket == std::string::npos ? what : what.substr(bracket + 2))));
+        codes::kJsonSyntax, absl::StrCat("not valid JSON: ", bracket == std::string::npos ? what : what.substr(bracket + 2))));
     out.entries = 1;
     return out;
   }
@@ -616,7 +617,7 @@ ParsedRecords ParseJsonRecordsGeneral(absl::string_view text) {
   if (doc.is_array()) {
     for (const auto& e : doc) entries.push_back(&e);
     if (entries.empty()) {
-      out.findings.push_back(MakeFinding("no-records", "the file holds an empty array: no records"));
+      out.findings.push_back(MakeFinding(codes::kNoRecords, "the file holds an empty array: no records"));
     }
   } else {
     entries.push_back(&doc);
@@ -629,7 +630,7 @@ ParsedRecords ParseJsonRecordsGeneral(absl::string_view text) {
       out.records.push_back(std::move(record));
       out.record_indices.push_back(static_cast<int>(i));
     } else {
-      v1::Finding f = MakeFinding("not-a-record", error);
+      v1::Finding f = MakeFinding(codes::kNotARecord, error);
       f.set_record_index(static_cast<int>(i));
       out.findings.push_back(std::move(f));
     }

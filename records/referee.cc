@@ -6,7 +6,9 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
 #include "engine/ruleset.h"
+#include "records/finding_codes.h"
 #include "records/position_string.h"
+#include "records/squares.h"
 
 namespace scribe {
 namespace {
@@ -29,9 +31,9 @@ std::string DescribeRolls(const Rules& rules) {
 // Why a move that is not among the legal ones is illegal, as a user would
 // say it; sets the finding code.
 std::string ExplainIllegalMove(const Rules& r, const Position& pos, int from, int to, int roll,
-                               std::string* code) {
+                               absl::string_view* code) {
   const Side me = pos.to_move;
-  *code = "move-illegal";
+  *code = codes::kMoveIllegal;
   for (int index : {from, to}) {
     if (index < 0 || index > r.off) {
       if (index > r.off && from >= 0 && from <= r.off) {
@@ -43,12 +45,12 @@ std::string ExplainIllegalMove(const Rules& r, const Position& pos, int from, in
     }
   }
   if (roll == 0) {
-    *code = "move-roll-mismatch";
+    *code = codes::kMoveRollMismatch;
     return "a throw of 0 moves nothing";
   }
   if (to <= from) return "pieces move forward only";
   if (to - from != roll && !(r.bear_off_stack && from == r.path_length && to == r.off)) {
-    *code = "move-roll-mismatch";
+    *code = codes::kMoveRollMismatch;
     if (to == r.off && !r.bear_off_stack) {
       return absl::StrCat("bearing off from ", from, " needs exactly ", r.off - from);
     }
@@ -59,7 +61,7 @@ std::string ExplainIllegalMove(const Rules& r, const Position& pos, int from, in
   if (from == 0 && !((r.entry_roll_mask >> roll) & 1u)) return absl::StrCat("a throw of ", roll, " cannot bring a piece on");
   if (r.bear_off_stack) {
     if (from == r.path_length) {
-      *code = "move-roll-mismatch";
+      *code = codes::kMoveRollMismatch;
       return absl::StrCat("from the last square only a throw of ", r.bear_off_roll, " bears off");
     }
     if (to == r.off) return absl::StrCat("a piece must land exactly on the last square (", r.path_length, ") first");
@@ -79,10 +81,15 @@ std::string ExplainIllegalMove(const Rules& r, const Position& pos, int from, in
 
 v1::Player ToPlayer(Side s) { return s == kLight ? v1::LIGHT : v1::DARK; }
 
-std::string DescribeMoves(const MoveList& moves) {
-  std::vector<std::string> parts;
-  for (const Move& m : moves) parts.push_back(absl::StrCat(m.from, "->", m.to));
-  return absl::StrJoin(parts, ", ");
+std::vector<Position> RecordPositions(const Rules& rules, const v1::GameRecord& record, int actions) {
+  RefereeOptions options;
+  options.build_replay = false;
+  options.keep_positions = true;
+  // The referee asks for the rules as a shared pointer; these are borrowed.
+  std::shared_ptr<const Rules> borrowed(std::shared_ptr<const Rules>(), &rules);
+  std::vector<Position> out = Referee(record, borrowed, options).positions;
+  if (actions >= 0 && out.size() > static_cast<size_t>(actions) + 1) out.resize(actions + 1);
+  return out;
 }
 
 v1::PositionCounts PositionToCounts(const Rules& rules, const Position& pos) {
@@ -100,17 +107,17 @@ std::optional<v1::Finding> DecideFirstPlayer(const Rules& rules, const v1::GameR
   for (int k = 0; k < record.opening_size(); ++k) {
     const v1::OpeningThrow& t = record.opening(k);
     if (by_throw) {
-      return MakeFinding("opening-after-decided",
+      return MakeFinding(codes::kOpeningAfterDecided,
                          absl::StrCat("opening throw ", k + 1, " comes after round ", k,
                                       " already decided who starts (throws are repeated only on a tie)"));
     }
     if (!t.has_light() || !t.has_dark()) {
-      return MakeFinding("opening-incomplete",
+      return MakeFinding(codes::kOpeningIncomplete,
                          absl::StrCat("opening throw ", k + 1, " needs both a light and a dark throw"));
     }
     for (int roll : {t.light(), t.dark()}) {
       if (!rules.CanRoll(roll)) {
-        return MakeFinding("opening-impossible-roll",
+        return MakeFinding(codes::kOpeningImpossibleRoll,
                            absl::StrCat("opening throw ", k + 1, ": ", roll,
                                         " is not a throw these dice can give (", DescribeRolls(rules), ")"));
       }
@@ -118,17 +125,17 @@ std::optional<v1::Finding> DecideFirstPlayer(const Rules& rules, const v1::GameR
     if (t.light() != t.dark()) by_throw = t.light() > t.dark() ? kLight : kDark;
   }
   if (record.opening_size() > 0 && !by_throw) {
-    return MakeFinding("opening-undecided",
+    return MakeFinding(codes::kOpeningUndecided,
                        "the opening throw-off ends on a tie: equal throws are thrown again");
   }
   std::optional<Side> stated;
   if (record.has_first_player()) {
     if (record.first_player() == v1::LIGHT) stated = kLight;
     else if (record.first_player() == v1::DARK) stated = kDark;
-    else return MakeFinding("first-player-invalid", "first_player must be LIGHT or DARK");
+    else return MakeFinding(codes::kFirstPlayerInvalid, "first_player must be LIGHT or DARK");
   }
   if (by_throw && stated && *by_throw != *stated) {
-    return MakeFinding("opening-first-player-mismatch",
+    return MakeFinding(codes::kOpeningFirstPlayerMismatch,
                        absl::StrCat("the throw-off was won by ", SideName(*by_throw),
                                     " but the record says ", SideName(*stated), " moved first"));
   }
@@ -140,16 +147,16 @@ std::optional<v1::Finding> StartOfRecord(const Rules& rules, const v1::GameRecor
                                          Position* start) {
   if (!record.start_position().empty()) {
     if (record.opening_size() > 0) {
-      return MakeFinding("start-position-conflict",
+      return MakeFinding(codes::kStartPositionConflict,
                          "a record that starts from a set-up position carries no opening throw-off");
     }
     auto pos = ParsePositionString(rules, record.start_position());
     if (!pos.ok()) {
-      return MakeFinding("start-position-invalid",
+      return MakeFinding(codes::kStartPositionInvalid,
                          absl::StrCat("the start position: ", pos.status().message()));
     }
     if (record.has_first_player() && ToPlayer(pos->to_move) != record.first_player()) {
-      return MakeFinding("start-position-conflict",
+      return MakeFinding(codes::kStartPositionConflict,
                          absl::StrCat("the start position has ", SideName(pos->to_move),
                                       " to move but the record says the other side moved first"));
     }
@@ -167,7 +174,7 @@ RefereeResult Referee(const v1::GameRecord& record, std::shared_ptr<const Rules>
   RefereeResult result;
   if (rules == nullptr) {
     if (record.ruleset().empty()) {
-      result.findings.push_back(MakeFinding("ruleset-missing",
+      result.findings.push_back(MakeFinding(codes::kRulesetMissing,
                                             "the record names no ruleset (e.g. \"ruleset\": \"finkel\")"));
       return result;
     }
@@ -175,7 +182,7 @@ RefereeResult Referee(const v1::GameRecord& record, std::shared_ptr<const Rules>
     if (!loaded.ok()) {
       const bool unknown = loaded.status().code() == absl::StatusCode::kNotFound;
       // One finding, one line: the problems joined.
-      result.findings.push_back(MakeFinding(unknown ? "ruleset-unknown" : "ruleset-invalid",
+      result.findings.push_back(MakeFinding(unknown ? codes::kRulesetUnknown : codes::kRulesetInvalid,
                                             absl::StrReplaceAll(loaded.status().message(), {{"\n", "; "}})));
       return result;
     }
@@ -187,7 +194,7 @@ RefereeResult Referee(const v1::GameRecord& record, std::shared_ptr<const Rules>
   result.replay.set_ruleset_digest(r.digest);
   if (!record.ruleset_digest().empty() && record.ruleset_digest() != r.digest) {
     result.findings.push_back(MakeFinding(
-        "ruleset-digest-mismatch",
+        codes::kRulesetDigestMismatch,
         absl::StrCat("the record says the rules have digest ", record.ruleset_digest(), " but \"",
                      result.replay.ruleset(), "\" resolves to ", r.digest)));
     return result;
@@ -198,8 +205,13 @@ RefereeResult Referee(const v1::GameRecord& record, std::shared_ptr<const Rules>
     return result;
   }
   result.replay.set_first_player(ToPlayer(pos.to_move));
+  result.start = pos;
   const bool build = options.build_replay;
   result.outcomes.reserve(record.actions_size());
+  if (options.keep_positions) {
+    result.positions.reserve(record.actions_size() + 1);
+    result.positions.push_back(pos);
+  }
   MoveList legal;
   // The replay step, only when building the replay (validation alone does
   // not pay for a message per action).
@@ -208,25 +220,25 @@ RefereeResult Referee(const v1::GameRecord& record, std::shared_ptr<const Rules>
     const v1::Action& a = record.actions(i);
     if (IsOver(r, pos)) {
       result.findings.push_back(MakeFinding(
-          "action-after-end",
+          codes::kActionAfterEnd,
           absl::StrCat("the game ended (", SideName(*Winner(r, pos)),
                        " bore off every piece) before this action"), i));
       break;
     }
     const Side mover = pos.to_move;
     if (!a.has_roll()) {
-      result.findings.push_back(MakeFinding("roll-missing", "the action has no roll", i));
+      result.findings.push_back(MakeFinding(codes::kRollMissing, "the action has no roll", i));
       break;
     }
     if (!r.CanRoll(a.roll())) {
       result.findings.push_back(MakeFinding(
-          "roll-impossible",
+          codes::kRollImpossible,
           absl::StrCat(a.roll(), " is not a throw these dice can give (", DescribeRolls(r), ")"), i));
       break;
     }
     if (a.has_from() != a.has_to()) {
       result.findings.push_back(MakeFinding(
-          "move-incomplete", "a move needs both \"from\" and \"to\" (neither, for a pass)", i));
+          codes::kMoveIncomplete, "a move needs both \"from\" and \"to\" (neither, for a pass)", i));
       break;
     }
     // The legal moves as a set; listed only for the replay or a message.
@@ -249,7 +261,7 @@ RefereeResult Referee(const v1::GameRecord& record, std::shared_ptr<const Rules>
       if (!legal_set.empty()) {
         LegalMoves(r, pos, a.roll(), &legal);
         result.findings.push_back(MakeFinding(
-            "pass-with-legal-move",
+            codes::kPassWithLegalMove,
             absl::StrCat(SideName(mover), " passed a throw of ", a.roll(),
                          " but a move was legal: expected one of ", DescribeMoves(legal)), i));
         break;
@@ -264,7 +276,7 @@ RefereeResult Referee(const v1::GameRecord& record, std::shared_ptr<const Rules>
             legal.empty() ? absl::StrCat("no move is legal for ", SideName(mover), "'s throw of ",
                                          a.roll(), ": expected a pass (no \"from\"/\"to\")")
                           : absl::StrCat("expected one of ", DescribeMoves(legal));
-        std::string code;
+        absl::string_view code;
         const std::string why = ExplainIllegalMove(r, pos, a.from(), a.to(), a.roll(), &code);
         result.findings.push_back(MakeFinding(
             code, absl::StrCat(SideName(mover), "'s move ", a.from(), "->", a.to(), " with a throw of ",
@@ -288,6 +300,7 @@ RefereeResult Referee(const v1::GameRecord& record, std::shared_ptr<const Rules>
       }
     }
     result.outcomes.push_back(outcome);
+    if (options.keep_positions) result.positions.push_back(pos);
     if (build) {
       *built->mutable_position() = PositionToCounts(r, pos);
       *result.replay.add_actions() = *std::move(built);

@@ -33,6 +33,9 @@ struct RefereeOptions {
   // Build `replay` (every legal move and the position after each action).
   // Validation alone does not need it.
   bool build_replay = true;
+  // Keep `positions` (the start and the position after each legal action),
+  // for callers that walk the game again: annotation, boards, pictures.
+  bool keep_positions = false;
 };
 
 struct RefereeResult {
@@ -42,6 +45,12 @@ struct RefereeResult {
   v1::Replay replay;
   // One entry per action judged legal.
   std::vector<ActionOutcome> outcomes;
+  // The position the record starts from, when it has one (its ruleset
+  // resolved, its start position or throw-off not contradictory).
+  std::optional<Position> start;
+  // With keep_positions: `start`, then the position after each action
+  // judged legal (outcomes.size() + 1 positions); empty without a start.
+  std::vector<Position> positions;
   // Empty when the record is a legal game (finished or not).
   std::vector<v1::Finding> findings;
   Position final_position;
@@ -65,11 +74,15 @@ std::optional<v1::Finding> StartOfRecord(const Rules& rules, const v1::GameRecor
 std::optional<v1::Finding> DecideFirstPlayer(const Rules& rules, const v1::GameRecord& record,
                                              Side* first);
 
+// The positions of a record: the start, then the position after each of
+// its first `actions` actions (all of them when negative), stopping at the
+// first action the rules do not allow; empty when the record has no start
+// (its ruleset does not resolve, a bad start position or throw-off). The
+// referee's positions, for callers that hold no verdict.
+std::vector<Position> RecordPositions(const Rules& rules, const v1::GameRecord& record, int actions = -1);
+
 // The counts of a position per path index 0..L+1, as in replays.
 v1::PositionCounts PositionToCounts(const Rules& rules, const Position& pos);
-
-// "0->3, 2->5" style list of moves, for messages.
-std::string DescribeMoves(const MoveList& moves);
 
 v1::Player ToPlayer(Side s);
 

@@ -11,6 +11,7 @@
 #include "absl/strings/str_replace.h"
 #include "engine/board.h"
 #include "engine/ruleset.h"
+#include "records/finding_codes.h"
 #include "records/royalur.h"
 
 namespace scribe {
@@ -83,14 +84,15 @@ class RgnReader {
   void ResolveRules() {
     if (rules_ != nullptr) return;
     if (ruleset_.empty()) {
-      rules_code_ = "ruleset-missing";
+      rules_code_ = codes::kRulesetMissing;
       rules_message_ = absl::StrCat("RGN names no ruleset: say which with --ruleset, e.g. --ruleset finkel "
                                     "(RoyalUr's presets are ", RoyalUrPresetList(), ")");
       return;
     }
     auto rules = LoadRuleset(ruleset_);
     if (!rules.ok()) {
-      rules_code_ = rules.status().code() == absl::StatusCode::kNotFound ? "ruleset-unknown" : "ruleset-invalid";
+      rules_code_ =
+          rules.status().code() == absl::StatusCode::kNotFound ? codes::kRulesetUnknown : codes::kRulesetInvalid;
       rules_message_ = absl::StrReplaceAll(rules.status().message(), {{"\n", "; "}});
       return;
     }
@@ -150,7 +152,7 @@ class RgnReader {
   void Error(absl::string_view code, std::string message, size_t at) {
     out_.findings.push_back(MakeFinding(code, std::move(message), lines_, static_cast<uint32_t>(at), game_index_));
   }
-  void SyntaxError(std::string message, size_t at) { Error("rgn-syntax", std::move(message), at); }
+  void SyntaxError(std::string message, size_t at) { Error(codes::kRgnSyntax, std::move(message), at); }
 
   // --- tags ----------------------------------------------------------------
   // [Name value] or [Name "value"], alone on its line; returns false after
@@ -257,7 +259,7 @@ class RgnReader {
     const absl::string_view name = text_.substr(lane_at, pos_ - lane_at);
     const auto tile = ParseTileName(name);
     if (!tile) {
-      Error("rgn-move", absl::StrCat("\"", name, "\" is not a tile"), lane_at);
+      Error(codes::kRgnMove, absl::StrCat("\"", name, "\" is not a tile"), lane_at);
       return -1;
     }
     return *tile;
@@ -276,7 +278,7 @@ class RgnReader {
     if (Peek() == '@') {
       ++pos_;
       if (lane1 != HomeLane(s)) {
-        Error("rgn-move",
+        Error(codes::kRgnMove,
               lane1 == HomeLane(Other(s))
                   ? absl::StrCat(std::string(1, lane1), "@ enters one of ", SideName(Other(s)),
                                  "'s pieces, but the turn is ", SideName(s), "'s (", SideName(s),
@@ -292,7 +294,7 @@ class RgnReader {
       if (tile < 0) return false;
       froms = IndicesOf(s, tile);
       if (froms.empty()) {
-        Error("rgn-move", NotOnPath(s, tile), start);
+        Error(codes::kRgnMove, NotOnPath(s, tile), start);
         return false;
       }
     }
@@ -310,7 +312,7 @@ class RgnReader {
       ++pos_;
       const char last_lane = static_cast<char>('A' + TileLane(r.tile[s][r.path_length]));
       if (lane2 != HomeLane(s) && lane2 != last_lane) {
-        Error("rgn-move", absl::StrCat(SideName(s), "'s pieces bear off to lane ", std::string(1, HomeLane(s)), " (",
+        Error(codes::kRgnMove, absl::StrCat(SideName(s), "'s pieces bear off to lane ", std::string(1, HomeLane(s)), " (",
                                        std::string(1, HomeLane(s)), "+), not ", std::string(1, lane2), "+"),
               dest);
         return false;
@@ -321,7 +323,7 @@ class RgnReader {
       if (tile < 0) return false;
       tos = IndicesOf(s, tile);
       if (tos.empty()) {
-        Error("rgn-move", NotOnPath(s, tile), dest);
+        Error(codes::kRgnMove, NotOnPath(s, tile), dest);
         return false;
       }
     }
@@ -364,7 +366,7 @@ class RgnReader {
       }
     }
     if (forward.empty()) {
-      Error("rgn-move",
+      Error(codes::kRgnMove,
             absl::StrCat(written, " goes backwards along ", SideName(s), "'s path (from square ", froms.front(),
                          " to square ", tos.front(), ")"),
             start);
@@ -374,7 +376,7 @@ class RgnReader {
     if (pairs.size() != 1) {
       std::vector<std::string> options;
       for (const auto& [f, t] : forward) options.push_back(absl::StrCat(f, "->", t));
-      Error("rgn-move",
+      Error(codes::kRgnMove,
             absl::StrCat(written, " is ambiguous: ", SideName(s), "'s path passes its tiles more than once (",
                          absl::StrJoin(options, ", "), ")"),
             start);
@@ -534,7 +536,8 @@ class RgnReader {
   LineIndex lines_;
   std::string ruleset_;
   std::shared_ptr<const Rules> rules_;
-  std::string rules_code_, rules_message_;
+  absl::string_view rules_code_;
+  std::string rules_message_;
   size_t pos_ = 0;
   int game_index_ = -1;
   ParsedRecords out_;
@@ -549,16 +552,10 @@ absl::Status CheckNoComment(absl::string_view comment, absl::string_view what) {
                                                  absl::CHexEscape(notes.other), "\""));
 }
 
-absl::Status WriteGame(const v1::GameRecord& record, std::string* out) {
-  RefereeOptions referee_options;
-  referee_options.build_replay = false;
-  const RefereeResult result = Referee(record, nullptr, referee_options);
-  if (!result.valid()) {
-    const v1::Finding& f = result.findings.front();
-    return absl::InvalidArgumentError(absl::StrCat(
-        "cannot write an illegal record as RGN: ",
-        f.has_action_index() ? absl::StrCat("action ", f.action_index(), ": ") : "", f.message()));
-  }
+absl::Status WriteGame(const JudgedRecord& judged, std::string* out) {
+  if (absl::Status s = RequireLegal(judged, "RGN"); !s.ok()) return s;
+  const v1::GameRecord& record = judged.record;
+  const RefereeResult& result = judged.verdict;
   const Rules& rules = *result.rules;
   if (!RoyalUrPresetName(rules)) {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -662,10 +659,14 @@ ParsedRecords ReadRgn(absl::string_view text, const std::string& ruleset, std::s
 }
 
 absl::StatusOr<std::string> WriteRgn(const std::vector<v1::GameRecord>& records) {
+  return WriteRgn(JudgeRecords(records));
+}
+
+absl::StatusOr<std::string> WriteRgn(const std::vector<JudgedRecord>& records) {
   std::string out;
   for (size_t k = 0; k < records.size(); ++k) {
-    const v1::GameRecord& record = records[k];
-    if (k > 0 && record.tags().empty() && records[k - 1].actions_size() == 0) {
+    const v1::GameRecord& record = records[k].record;
+    if (k > 0 && record.tags().empty() && records[k - 1].record.actions_size() == 0) {
       // A game without tags right after a game without moves would be read
       // back as that game's moves.
       return absl::InvalidArgumentError(absl::StrCat(
@@ -677,10 +678,7 @@ absl::StatusOr<std::string> WriteRgn(const std::vector<v1::GameRecord>& records)
           "record ", k, ": an empty game (no tags, no actions) writes nothing in RGN and would be lost"));
     }
     if (k > 0) out += "\n\n";
-    if (absl::Status s = WriteGame(record, &out); !s.ok()) {
-      if (records.size() == 1) return s;
-      return absl::Status(s.code(), absl::StrCat("record ", k, ": ", s.message()));
-    }
+    if (absl::Status s = WriteGame(records[k], &out); !s.ok()) return InRecord(s, k, records.size());
   }
   return out;
 }
@@ -699,9 +697,8 @@ std::vector<v1::Finding> CheckRgnForm(const RecordSource& source, const RefereeR
   };
   const int judged = static_cast<int>(result.outcomes.size());
   const int n = std::min<int>(static_cast<int>(source.actions.size()), judged + (result.valid() ? 0 : 1));
-  Position start;
-  if (StartOfRecord(rules, record, &start)) return out;  // the referee said why
-  Side mover = start.to_move;
+  if (!result.start) return out;  // the referee said why
+  Side mover = result.start->to_move;
   int light_turns = 0;
   bool turn_reported = false;  // one turn-number finding per record
   for (int i = 0; i < n; ++i) {
@@ -711,25 +708,25 @@ std::vector<v1::Finding> CheckRgnForm(const RecordSource& source, const RefereeR
     const Side written = static_cast<Side>(as.side);
     if (extra && as.first_in_turn) {
       if (written == mover) {
-        at_action("turn-split", absl::StrCat("the previous move earned ", SideName(mover),
+        at_action(codes::kTurnSplit, absl::StrCat("the previous move earned ", SideName(mover),
                                              " another throw: it stays in the same turn, without a new ",
                                              turn_text(written, as.turn)), i);
       } else {
-        at_action("missing-extra-throw",
+        at_action(codes::kMissingExtraThrow,
                   absl::StrCat("the previous move earned ", SideName(mover), " another throw, but this turn (",
                                turn_text(written, as.turn), ") is ", SideName(written), "'s"), i);
       }
       return out;
     }
     if (!extra && !as.first_in_turn) {
-      at_action("turn-passed",
+      at_action(codes::kTurnPassed,
                 absl::StrCat("the previous throw ended ", SideName(Other(mover)),
                              "'s turn (it earned no other throw): this throw is ", SideName(mover),
                              "'s and starts a new turn with ", mover == kLight ? "\"N.\"" : "\"/\""), i);
       return out;
     }
     if (as.first_in_turn && written != mover) {
-      at_action("wrong-side", absl::StrCat("it is ", SideName(mover), "'s turn, but the turn is written as ",
+      at_action(codes::kWrongSide, absl::StrCat("it is ", SideName(mover), "'s turn, but the turn is written as ",
                                            SideName(written), "'s (", turn_text(written, as.turn), ")"), i);
       return out;
     }
@@ -737,7 +734,7 @@ std::vector<v1::Finding> CheckRgnForm(const RecordSource& source, const RefereeR
       ++light_turns;
       if (as.turn != light_turns && !turn_reported) {
         turn_reported = true;
-        at_action("turn-number", absl::StrCat("light's turn ", light_turns, " is numbered ", as.turn,
+        at_action(codes::kTurnNumber, absl::StrCat("light's turn ", light_turns, " is numbered ", as.turn,
                                               "; expected \"", light_turns, ".\""), i);
       }
     }
@@ -745,13 +742,13 @@ std::vector<v1::Finding> CheckRgnForm(const RecordSource& source, const RefereeR
     const ActionOutcome& o = result.outcomes[i];
     const v1::Action& a = record.actions(i);
     if ((as.markers & kMarkCapture) && o.captured == 0) {
-      at_action("marker-capture", "x marks a capture, but the move captures nothing", i);
+      at_action(codes::kMarkerCapture, "x marks a capture, but the move captures nothing", i);
     }
     if (as.markers & kMarkExtra) {
       const bool rosette = a.has_to() && a.to() >= 1 && a.to() <= rules.path_length &&
                            IsMarkedTile(rules.ruleset.board(), rules.tile[o.mover][a.to()]);
       if (!rosette) {
-        at_action("marker-rosette",
+        at_action(codes::kMarkerRosette,
                   a.has_to() && a.to() >= 1 && a.to() <= rules.path_length
                       ? absl::StrCat("* marks landing on a rosette, but ", rules.TileNameAt(o.mover, a.to()),
                                      " is not one")
@@ -760,7 +757,7 @@ std::vector<v1::Finding> CheckRgnForm(const RecordSource& source, const RefereeR
       }
     }
     if ((as.markers & kMarkEnd) && !o.won) {
-      at_action("marker-end", "# marks the end of the game, but the game goes on", i);
+      at_action(codes::kMarkerEnd, "# marks the end of the game, but the game goes on", i);
     }
   }
   return out;

@@ -27,6 +27,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "engine/rules.h"
+#include "records/judged.h"
 #include "records/parsed.h"
 #include "records/referee.h"
 #include "scribe/v1/record.pb.h"
@@ -46,6 +47,8 @@ ParsedRecords ReadRgn(absl::string_view text, const std::string& ruleset,
 // INVALID_ARGUMENT (nothing written) for a record RGN cannot express: an
 // illegal one, a ruleset other than RoyalUr's presets (by digest), a
 // throw-off or set-up position, comments, or a tag RGN cannot write.
+absl::StatusOr<std::string> WriteRgn(const std::vector<JudgedRecord>& records);
+// The same for records not yet judged: each is judged under its own ruleset.
 absl::StatusOr<std::string> WriteRgn(const std::vector<v1::GameRecord>& records);
 
 // The checks only the written form allows: the side of each turn ("N." or

@@ -14,6 +14,7 @@
 #include "engine/board.h"
 #include "engine/position.h"
 #include "engine/ruleset.h"
+#include "records/finding_codes.h"
 #include "records/position_string.h"
 #include "records/royalur.h"
 
@@ -215,7 +216,7 @@ class GameReader {
     out_->findings.push_back(MakeFinding(code, std::move(message), lines_, At(where), record_index_));
     return false;
   }
-  bool Fail(std::string message, const Node* where) { return Fail("royalur-json", std::move(message), where); }
+  bool Fail(std::string message, const Node* where) { return Fail(codes::kRoyalUrJson, std::move(message), where); }
 
   // An object's member of the wanted kind; nullptr after a finding.
   const Json* Get(const Json& object, const Node* node, absl::string_view key, absl::string_view path,
@@ -272,11 +273,11 @@ class GameReader {
     s.captures_grant_rolls = v->get<bool>();
     auto reference = RulesetReferenceForRoyalUrSettings(s);
     if (!reference.ok()) {
-      return Fail("ruleset-unsupported",
+      return Fail(codes::kRulesetUnsupported,
                   absl::StrCat("Scribe cannot play these settings: ", reference.status().message()), sn);
     }
     auto rules = LoadRuleset(*reference);
-    if (!rules.ok()) return Fail("ruleset-unsupported", std::string(rules.status().message()), sn);
+    if (!rules.ok()) return Fail(codes::kRulesetUnsupported, std::string(rules.status().message()), sn);
     rules_ = *rules;
     record_.set_ruleset(*reference);
     return true;
@@ -326,7 +327,7 @@ class GameReader {
     const Json* type = Get(*initial, in, "type", "initial_state", Json::value_t::string);
     if (type == nullptr) return false;
     if (*type != "wait4roll") {
-      return Fail("royalur-unsupported",
+      return Fail(codes::kRoyalUrUnsupported,
                   absl::StrCat("the initial state is \"", absl::CHexEscape(type->get<std::string>()),
                                "\"; Scribe reads games that start waiting for a throw (\"wait4roll\")"),
                   NodeOf(in, "type"));
@@ -489,7 +490,7 @@ class GameReader {
         if (t == "win") {
           if (record_.actions_size() == 0) return Fail(absl::StrCat(where, ": a win before any move"), node);
           if (player && *player != *last_side) {
-            return Fail("marker-end",
+            return Fail(codes::kMarkerEnd,
                         absl::StrCat(where, " names ", SideName(*player), " the winner, but ", SideName(*last_side),
                                      " made the last move"),
                         node);
@@ -505,14 +506,14 @@ class GameReader {
             if (reason == nullptr) return false;
             c.reason = reason->get<std::string>();
             if (c.reason.empty() || absl::StrContains(c.reason, ")")) {
-              return Fail("royalur-unsupported",
+              return Fail(codes::kRoyalUrUnsupported,
                           absl::StrCat(where, ".reason \"", absl::CHexEscape(c.reason),
                                        "\" is not one Scribe can keep (a word, without ')')"),
                           NodeOf(node, "reason"));
             }
           }
           if (record_.tags().count(std::string(kTermination)) > 0) {
-            return Fail("royalur-unsupported",
+            return Fail(codes::kRoyalUrUnsupported,
                         absl::StrCat(where, " (\"", t, "\") would be kept as the tag Termination, but the metadata "
                                      "has one already"),
                         node);
@@ -528,12 +529,12 @@ class GameReader {
             last->set_comment(FormatRoyalUrNotes(last_notes));
           }
         } else if (time != 0) {
-          return Fail("royalur-unsupported", absl::StrCat(where, ": the time of an end state before any move"), node);
+          return Fail(codes::kRoyalUrUnsupported, absl::StrCat(where, ": the time of an end state before any move"), node);
         }
         continue;
       }
       if (t == "wait4move") {
-        return Fail("royalur-unsupported",
+        return Fail(codes::kRoyalUrUnsupported,
                     absl::StrCat(where, " is a throw waiting for its move, which a Scribe record cannot hold"), node);
       }
       if (t != "move" && t != "roll") {
@@ -599,7 +600,7 @@ class GameReader {
                 }
               }
             }
-            return Fail("marker-capture", absl::StrCat(where, ".move.captured is ", c, ", but ", there), cn);
+            return Fail(codes::kMarkerCapture, absl::StrCat(where, ".move.captured is ", c, ", but ", there), cn);
           }
           as.markers |= kMarkCapture;
         }
@@ -643,16 +644,10 @@ class GameReader {
 
 // --- writing ------------------------------------------------------------------
 
-absl::Status GameToJson(const v1::GameRecord& record, OrderedJson* out) {
-  RefereeOptions referee_options;
-  referee_options.build_replay = false;
-  const RefereeResult result = Referee(record, nullptr, referee_options);
-  if (!result.valid()) {
-    const v1::Finding& f = result.findings.front();
-    return absl::InvalidArgumentError(absl::StrCat(
-        "cannot write an illegal record as RoyalUr JSON: ",
-        f.has_action_index() ? absl::StrCat("action ", f.action_index(), ": ") : "", f.message()));
-  }
+absl::Status GameToJson(const JudgedRecord& judged, OrderedJson* out) {
+  if (absl::Status s = RequireLegal(judged, "RoyalUr JSON"); !s.ok()) return s;
+  const v1::GameRecord& record = judged.record;
+  const RefereeResult& result = judged.verdict;
   const Rules& r = *result.rules;
   auto settings = RoyalUrSettingsForRules(r);
   if (!settings.ok()) return settings.status();
@@ -696,8 +691,7 @@ absl::Status GameToJson(const v1::GameRecord& record, OrderedJson* out) {
                    {"safe_rosettes", settings->safe_rosettes},
                    {"rosettes_grant_rolls", settings->rosettes_grant_rolls},
                    {"captures_grant_rolls", settings->captures_grant_rolls}};
-  Position pos;
-  if (auto f = StartOfRecord(r, record, &pos)) return absl::InvalidArgumentError(f->message());
+  Position pos = *result.start;  // a legal record has one
   OrderedJson board_pieces = OrderedJson::object();
   for (TileId tile : BoardTiles(r.ruleset.board())) {
     for (Side s : {kLight, kDark}) {
@@ -818,11 +812,11 @@ ParsedRecords ReadRoyalUrJson(absl::string_view text) {
     return std::move(out);
   };
   if (const size_t nul = text.find('\0'); nul != absl::string_view::npos) {
-    return whole_file("json-syntax", "not valid JSON: a NUL byte (is this a binary file?)", nul);
+    return whole_file(codes::kJsonSyntax, "not valid JSON: a NUL byte (is this a binary file?)", nul);
   }
   size_t deep_at = 0;
   if (JsonDepth(text, &deep_at) > kMaxJsonDepth) {
-    return whole_file("royalur-json", absl::StrCat("not a RoyalUr game: nested more than ", kMaxJsonDepth,
+    return whole_file(codes::kRoyalUrJson, absl::StrCat("not a RoyalUr game: nested more than ", kMaxJsonDepth,
                                                    " levels deep"),
                       deep_at);
   }
@@ -836,7 +830,7 @@ ParsedRecords ReadRoyalUrJson(absl::string_view text) {
     if (const auto* pe = dynamic_cast<const Json::parse_error*>(&e); pe != nullptr && pe->byte > 0) {
       offset = std::min(pe->byte - 1, text.size());
     }
-    return whole_file("json-syntax",
+    return whole_file(codes::kJsonSyntax,
                       absl::StrCat("not valid JSON: ", at == std::string::npos ? what : what.substr(at)), offset);
   }
   const Node root = Locator(text).Locate();
@@ -847,7 +841,7 @@ ParsedRecords ReadRoyalUrJson(absl::string_view text) {
       games.emplace_back(&doc[k], node != nullptr ? node : &root);
     }
     if (games.empty()) {
-      out.findings.push_back(MakeFinding("no-records", "the file holds an empty array: no games", lines, 0, -1));
+      out.findings.push_back(MakeFinding(codes::kNoRecords, "the file holds an empty array: no games", lines, 0, -1));
     }
   } else {
     games.emplace_back(&doc, &root);
@@ -858,7 +852,7 @@ ParsedRecords ReadRoyalUrJson(absl::string_view text) {
       GameReader(*games[k].first, *games[k].second, lines, static_cast<int>(k), &out).Read();
     } catch (const Json::exception& e) {
       // Not expected (every access is checked first); never let one out.
-      out.findings.push_back(MakeFinding("royalur-json", absl::StrCat("not a RoyalUr game: ", e.what()), lines,
+      out.findings.push_back(MakeFinding(codes::kRoyalUrJson, absl::StrCat("not a RoyalUr game: ", e.what()), lines,
                                          games[k].second->offset, static_cast<int>(k)));
     }
   }
@@ -866,13 +860,14 @@ ParsedRecords ReadRoyalUrJson(absl::string_view text) {
 }
 
 absl::StatusOr<std::string> WriteRoyalUrJson(const std::vector<v1::GameRecord>& records) {
+  return WriteRoyalUrJson(JudgeRecords(records));
+}
+
+absl::StatusOr<std::string> WriteRoyalUrJson(const std::vector<JudgedRecord>& records) {
   std::vector<std::string> games;
   for (size_t k = 0; k < records.size(); ++k) {
     OrderedJson g;
-    if (absl::Status s = GameToJson(records[k], &g); !s.ok()) {
-      if (records.size() == 1) return s;
-      return absl::Status(s.code(), absl::StrCat("record ", k, ": ", s.message()));
-    }
+    if (absl::Status s = GameToJson(records[k], &g); !s.ok()) return InRecord(s, k, records.size());
     games.push_back(Dump(g));
   }
   if (games.size() == 1) return games[0];
@@ -889,9 +884,8 @@ std::vector<v1::Finding> CheckRoyalUrJsonForm(const RecordSource& source, const 
   };
   const int judged = static_cast<int>(result.outcomes.size());
   const int n = std::min<int>(static_cast<int>(source.actions.size()), judged + (result.valid() ? 0 : 1));
-  Position start;
-  if (StartOfRecord(*result.rules, record, &start)) return out;  // the referee said why
-  Side mover = start.to_move;
+  if (!result.start) return out;  // the referee said why
+  Side mover = result.start->to_move;
   for (int i = 0; i < n; ++i) {
     const ActionSource& as = source.actions[i];
     const bool extra = i > 0 && result.outcomes[i - 1].extra_roll;
@@ -900,13 +894,13 @@ std::vector<v1::Finding> CheckRoyalUrJsonForm(const RecordSource& source, const 
     const std::string says = absl::StrCat("this state's turn is \"", std::string(1, SideLetter(written)), "\"");
     if (written != mover) {
       if (i == 0) {
-        at_action("wrong-side", absl::StrCat(SideName(mover), " moves first (the initial state's turn), but ", says),
+        at_action(codes::kWrongSide, absl::StrCat(SideName(mover), " moves first (the initial state's turn), but ", says),
                   i);
       } else if (extra) {
-        at_action("missing-extra-throw",
+        at_action(codes::kMissingExtraThrow,
                   absl::StrCat("the previous move earned ", SideName(mover), " another throw, but ", says), i);
       } else {
-        at_action("turn-passed", absl::StrCat("the previous throw ended ", SideName(written),
+        at_action(codes::kTurnPassed, absl::StrCat("the previous throw ended ", SideName(written),
                                               "'s turn (it earned no other throw), but ", says),
                   i);
       }
@@ -915,17 +909,17 @@ std::vector<v1::Finding> CheckRoyalUrJsonForm(const RecordSource& source, const 
     if (i >= judged) break;
     const ActionOutcome& o = result.outcomes[i];
     if ((as.markers & kMarkCapture) && o.captured == 0) {
-      at_action("marker-capture", "the state has \"captured\", but the move captures nothing", i);
+      at_action(codes::kMarkerCapture, "the state has \"captured\", but the move captures nothing", i);
     } else if (!(as.markers & kMarkCapture) && o.captured > 0) {
-      at_action("marker-capture",
+      at_action(codes::kMarkerCapture,
                 absl::StrCat("the move captures ", SideName(Other(mover)), "'s piece, but the state has no \"captured\""),
                 i);
     }
     if ((as.markers & kMarkEnd) && !o.won) {
-      at_action("marker-end", "a win state follows, but the game goes on", i);
+      at_action(codes::kMarkerEnd, "a win state follows, but the game goes on", i);
     }
     if (o.won && !(as.markers & kMarkEnd) && i == static_cast<int>(source.actions.size()) - 1) {
-      at_action("marker-end", absl::StrCat("the move wins the game for ", SideName(mover),
+      at_action(codes::kMarkerEnd, absl::StrCat("the move wins the game for ", SideName(mover),
                                            ", but no win state follows"),
                 i);
     }

@@ -36,6 +36,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "records/judged.h"
 #include "records/parsed.h"
 #include "records/referee.h"
 #include "scribe/v1/record.pb.h"
@@ -56,6 +57,8 @@ ParsedRecords ReadRoyalUrJson(absl::string_view text);
 // array of them). INVALID_ARGUMENT (nothing written) for a record RoyalUr
 // cannot express: an illegal one, rules RoyalUr's settings cannot say, an
 // opening throw-off, comments.
+absl::StatusOr<std::string> WriteRoyalUrJson(const std::vector<JudgedRecord>& records);
+// The same for records not yet judged: each is judged under its own ruleset.
 absl::StatusOr<std::string> WriteRoyalUrJson(const std::vector<v1::GameRecord>& records);
 
 // The checks the states allow beyond the referee's: each state's "turn",

@@ -1,6 +1,9 @@
 #include "records/squares.h"
 
+#include <vector>
+
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "engine/board.h"
 
 namespace scribe {
@@ -17,6 +20,12 @@ std::string SquareText(const Rules& rules, Side side, int index, SquareStyle sty
 
 std::string MoveText(const Rules& rules, Side side, int from, int to, SquareStyle style) {
   return absl::StrCat(SquareText(rules, side, from, style), "-", SquareText(rules, side, to, style));
+}
+
+std::string DescribeMoves(const MoveList& moves) {
+  std::vector<std::string> parts;
+  for (const Move& m : moves) parts.push_back(absl::StrCat(m.from, "->", m.to));
+  return absl::StrJoin(parts, ", ");
 }
 
 }  // namespace scribe

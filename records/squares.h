@@ -1,4 +1,4 @@
-// Squares and moves as TSN writes them (docs/notation.md): path numbers, or
+// Squares and moves as they are written. As TSN writes them (docs/notation.md): path numbers, or
 // tile names with a prime for each earlier visit of the same tile ("@"
 // waiting); "off" for borne off. One definition for the TSN writer, the
 // annotation keys and the command line's move lists.
@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "engine/position.h"
 #include "engine/rules.h"
 #include "engine/types.h"
 
@@ -19,6 +20,9 @@ std::string SquareText(const Rules& rules, Side side, int index, SquareStyle sty
 
 // "0-4", or "@-A4" with tiles: from and to, as SquareText writes them.
 std::string MoveText(const Rules& rules, Side side, int from, int to, SquareStyle style);
+
+// "0->3, 2->5": moves as path indices, for messages.
+std::string DescribeMoves(const MoveList& moves);
 
 }  // namespace scribe
 

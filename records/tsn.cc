@@ -15,6 +15,7 @@
 #include "absl/strings/str_split.h"
 #include "engine/board.h"
 #include "engine/ruleset.h"
+#include "records/finding_codes.h"
 
 namespace scribe {
 namespace {
@@ -144,7 +145,7 @@ class TsnReader {
   std::string Describe(size_t at) const { return DescribeAt(text_, at); }
 
   void SyntaxError(std::string message, size_t at) {
-    out_.findings.push_back(MakeFinding("tsn-syntax", std::move(message), Lines(),
+    out_.findings.push_back(MakeFinding(codes::kTsnSyntax, std::move(message), Lines(),
                                         static_cast<uint32_t>(at), game_index_));
   }
 
@@ -584,7 +585,7 @@ class TsnReader {
       tiles_ = cached.get();
     } else if (ok) {
       if (record.ruleset().empty()) {
-        out_.findings.push_back(MakeFinding("ruleset-missing",
+        out_.findings.push_back(MakeFinding(codes::kRulesetMissing,
                                             "the game has no Ruleset tag, e.g. [Ruleset \"finkel\"]",
                                             Lines(), static_cast<uint32_t>(first_tag), game_index_));
         ok = false;
@@ -592,7 +593,7 @@ class TsnReader {
         auto rules = LoadRuleset(record.ruleset());
         if (!rules.ok()) {
           const bool unknown = rules.status().code() == absl::StatusCode::kNotFound;
-          out_.findings.push_back(MakeFinding(unknown ? "ruleset-unknown" : "ruleset-invalid",
+          out_.findings.push_back(MakeFinding(unknown ? codes::kRulesetUnknown : codes::kRulesetInvalid,
                                               absl::StrReplaceAll(rules.status().message(), {{"\n", "; "}}), Lines(),
                                               static_cast<uint32_t>(*seen_at(kTagRuleset)), game_index_));
           ok = false;
@@ -673,16 +674,10 @@ std::string EscapeComment(absl::string_view text) {
   return out;
 }
 
-absl::Status WriteGame(const v1::GameRecord& record, const TsnWriteOptions& options, std::string* out) {
-  RefereeOptions referee_options;
-  referee_options.build_replay = false;
-  const RefereeResult result = Referee(record, nullptr, referee_options);
-  if (!result.valid()) {
-    const v1::Finding& f = result.findings.front();
-    return absl::InvalidArgumentError(absl::StrCat(
-        "cannot write an illegal record as TSN: ",
-        f.has_action_index() ? absl::StrCat("action ", f.action_index(), ": ") : "", f.message()));
-  }
+absl::Status WriteGame(const JudgedRecord& judged, const TsnWriteOptions& options, std::string* out) {
+  if (absl::Status s = RequireLegal(judged, "TSN"); !s.ok()) return s;
+  const v1::GameRecord& record = judged.record;
+  const RefereeResult& result = judged.verdict;
   const Rules& rules = *result.rules;
   absl::StrAppend(out, "[TSN ", QuoteTag(kVersion), "]\n");
   absl::StrAppend(out, "[Ruleset ", QuoteTag(record.ruleset()), "]\n");
@@ -774,17 +769,18 @@ ParsedRecords ReadTsnEach(absl::string_view text,
   return TsnReader(text, std::move(forced), default_ruleset).Read(each);
 }
 
-absl::StatusOr<std::string> WriteTsn(const std::vector<v1::GameRecord>& records,
-                                     const TsnWriteOptions& options) {
+absl::StatusOr<std::string> WriteTsn(const std::vector<JudgedRecord>& records, const TsnWriteOptions& options) {
   std::string out;
   for (size_t k = 0; k < records.size(); ++k) {
     if (k > 0) out.push_back('\n');
-    if (absl::Status s = WriteGame(records[k], options, &out); !s.ok()) {
-      if (records.size() == 1) return s;
-      return absl::Status(s.code(), absl::StrCat("record ", k, ": ", s.message()));
-    }
+    if (absl::Status s = WriteGame(records[k], options, &out); !s.ok()) return InRecord(s, k, records.size());
   }
   return out;
+}
+
+absl::StatusOr<std::string> WriteTsn(const std::vector<v1::GameRecord>& records,
+                                     const TsnWriteOptions& options) {
+  return WriteTsn(JudgeRecords(records), options);
 }
 
 std::vector<v1::Finding> CheckTsnForm(const RecordSource& source, const RefereeResult& result,
@@ -798,9 +794,8 @@ std::vector<v1::Finding> CheckTsnForm(const RecordSource& source, const RefereeR
   const int judged = static_cast<int>(result.outcomes.size());
   const int n = std::min<int>(static_cast<int>(source.actions.size()),
                               judged + (result.valid() ? 0 : 1));
-  Position start;
-  if (StartOfRecord(*result.rules, record, &start)) return out;  // the referee said why
-  Side mover = start.to_move;
+  if (!result.start) return out;  // the referee said why
+  Side mover = result.start->to_move;
   int last_turn = 0;
   bool seen_turn = false;
   bool turn_reported = false;  // one turn-number finding per record, not the cascade
@@ -811,31 +806,31 @@ std::vector<v1::Finding> CheckTsnForm(const RecordSource& source, const RefereeR
     const Side written = static_cast<Side>(as.side);
     if (extra && as.first_in_turn) {
       if (written == mover) {
-        at_action("turn-split", absl::StrCat("the previous move earned ", SideName(mover),
+        at_action(codes::kTurnSplit, absl::StrCat("the previous move earned ", SideName(mover),
                                              " another throw: it belongs on the same line"), i);
       } else {
-        at_action("missing-extra-throw",
+        at_action(codes::kMissingExtraThrow,
                   absl::StrCat("the previous move earned ", SideName(mover),
                                " another throw, but this turn is written as ", SideName(written), "'s"), i);
       }
       return out;
     }
     if (!extra && !as.first_in_turn) {
-      at_action("turn-passed",
+      at_action(codes::kTurnPassed,
                 absl::StrCat("the previous throw ended ", SideName(Other(mover)),
                              "'s turn (it earned no other throw): this throw is ", SideName(mover),
                              "'s and starts a new line"), i);
       return out;
     }
     if (as.first_in_turn && written != mover) {
-      at_action("wrong-side", absl::StrCat("it is ", SideName(mover), "'s turn, but the line says ",
+      at_action(codes::kWrongSide, absl::StrCat("it is ", SideName(mover), "'s turn, but the line says ",
                                            written == kLight ? "L" : "D"), i);
       return out;
     }
     if (as.first_in_turn) {
       if (seen_turn && as.turn != last_turn + 1 && !turn_reported) {
         turn_reported = true;
-        at_action("turn-number", absl::StrCat("turn ", as.turn, " follows turn ", last_turn,
+        at_action(codes::kTurnNumber, absl::StrCat("turn ", as.turn, " follows turn ", last_turn,
                                               "; expected ", last_turn + 1), i);
       }
       last_turn = as.turn;
@@ -844,20 +839,20 @@ std::vector<v1::Finding> CheckTsnForm(const RecordSource& source, const RefereeR
     if (i >= judged) break;
     const ActionOutcome& o = result.outcomes[i];
     if ((as.markers & kMarkCapture) && (o.captured == 0 || (as.captures >= 0 && as.captures != o.captured))) {
-      at_action("marker-capture",
+      at_action(codes::kMarkerCapture,
                 o.captured == 0 ? std::string("x marks a capture, but the move captures nothing")
                                 : absl::StrCat("x", static_cast<int>(as.captures), " marks ", static_cast<int>(as.captures),
                                                " captured, but the move captures ", static_cast<int>(o.captured)),
                 i);
     }
     if ((as.markers & kMarkExtra) && !o.extra_roll) {
-      at_action("marker-extra", "* marks another throw (a rosette), but the move earns none", i);
+      at_action(codes::kMarkerExtra, "* marks another throw (a rosette), but the move earns none", i);
     }
     if ((as.markers & kMarkPlaced) && !o.placed) {
-      at_action("marker-placed", "+ marks a waiting piece placed on the board, but none is", i);
+      at_action(codes::kMarkerPlaced, "+ marks a waiting piece placed on the board, but none is", i);
     }
     if ((as.markers & kMarkEnd) && !o.won) {
-      at_action("marker-end", "# marks the end of the game, but the game goes on", i);
+      at_action(codes::kMarkerEnd, "# marks the end of the game, but the game goes on", i);
     }
   }
   if (result.valid() && source.has_result) {
@@ -877,7 +872,7 @@ std::vector<v1::Finding> CheckTsnForm(const RecordSource& source, const RefereeR
                              "\" but the game is unfinished (a Termination tag says why a game ended early)");
     }
     if (!problem.empty()) {
-      out.push_back(MakeFinding("result-mismatch", problem, lines, source.result_offset, record_index));
+      out.push_back(MakeFinding(codes::kResultMismatch, problem, lines, source.result_offset, record_index));
     }
   }
   return out;

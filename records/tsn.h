@@ -26,6 +26,7 @@
 #include "absl/functional/function_ref.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "records/judged.h"
 #include "records/json_record.h"
 #include "records/referee.h"
 #include "records/squares.h"
@@ -56,9 +57,11 @@ ParsedRecords ReadTsnEach(absl::string_view text,
                           absl::FunctionRef<void(v1::GameRecord& record, RecordSource& source, int index)> each,
                           std::shared_ptr<const Rules> forced = nullptr, const std::string& default_ruleset = "");
 
-// Writes records in canonical TSN. The record must be a legal game under
-// its ruleset (the turns and markers come from replaying it); otherwise an
-// INVALID_ARGUMENT error says why.
+// Writes judged records in canonical TSN. Each must be a legal game (the
+// turns and markers come from its verdict); otherwise an INVALID_ARGUMENT
+// error says why.
+absl::StatusOr<std::string> WriteTsn(const std::vector<JudgedRecord>& records, const TsnWriteOptions& options = {});
+// The same for records not yet judged: each is judged under its own ruleset.
 absl::StatusOr<std::string> WriteTsn(const std::vector<v1::GameRecord>& records,
                                      const TsnWriteOptions& options = {});
 

@@ -18,6 +18,7 @@
 #include "gtest/gtest.h"
 #include "records/json_record.h"
 #include "records/referee.h"
+#include "records/squares.h"
 #include "tests/test_data.h"
 
 namespace scribe {

@@ -17,7 +17,7 @@
 #include "engine/ruleset.h"
 #include "gtest/gtest.h"
 #include "records/position_string.h"
-#include "records/render.h"
+#include "review/render.h"
 
 namespace scribe {
 namespace {

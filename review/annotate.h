@@ -2,7 +2,9 @@
 // the throw allowed, the race standing after it, and where the heuristic
 // evaluation (engine/evaluate.h) ranks the move played among the legal ones.
 //
-// Written two ways (docs/annotation.md):
+// The annotation is computed here from a judged record (records/judged.h:
+// the referee's verdict with its positions), never by judging again; it is
+// written (review/annotation_text.h) two ways (docs/annotation.md):
 //  - into the record, as machine-readable annotations in each action's
 //    comment, so that the annotated record is still a legal record in any
 //    format (TSN shows them in braces):
@@ -16,8 +18,8 @@
 // the move played, the best move by value, the loss, an error mark and the
 // luck of the throw, with a summary per player and the evaluator's name and
 // exactness (docs/annotation.md, "Winning chances").
-#ifndef SCRIBE_RECORDS_ANNOTATE_H_
-#define SCRIBE_RECORDS_ANNOTATE_H_
+#ifndef SCRIBE_REVIEW_ANNOTATE_H_
+#define SCRIBE_REVIEW_ANNOTATE_H_
 
 #include <map>
 #include <memory>
@@ -31,7 +33,7 @@
 #include "engine/evaluator.h"
 #include "engine/position.h"
 #include "engine/rules.h"
-#include "records/tsn.h"
+#include "records/judged.h"
 #include "scribe/v1/record.pb.h"
 
 namespace scribe {
@@ -137,6 +139,8 @@ struct ActionAnnotation {
 
 struct AnnotatedRecord {
   std::shared_ptr<const Rules> rules;
+  // The start, then the position after each action (the verdict's).
+  std::vector<Position> positions;
   Side first_player = kLight;
   RaceStanding start_race;
   std::vector<ActionAnnotation> actions;
@@ -145,9 +149,14 @@ struct AnnotatedRecord {
   std::optional<ValuesSummary> values;
 };
 
-// Annotates every action of a legal record (finished or not), under its
-// own ruleset or `rules` when given. INVALID_ARGUMENT, saying which rule
-// the record breaks and where, when it is not a legal game.
+// Annotates every action of a judged record, which must be legal (finished
+// or not) and judged with RefereeOptions::keep_positions. INVALID_ARGUMENT,
+// saying which rule the record breaks and where, when it is not a legal
+// game.
+absl::StatusOr<AnnotatedRecord> AnnotateRecord(const JudgedRecord& judged, const EvaluationWeights& weights = {});
+
+// The same for a record not yet judged: judged first (under `rules` when
+// given, else its own ruleset).
 absl::StatusOr<AnnotatedRecord> AnnotateRecord(const v1::GameRecord& record,
                                                std::shared_ptr<const Rules> rules = nullptr,
                                                const EvaluationWeights& weights = {});
@@ -162,7 +171,8 @@ absl::StatusOr<AnnotatedRecord> AnnotateWithValues(const v1::GameRecord& record,
                                                    const EvaluationWeights& weights = {});
 
 // Adds winning chances to an annotation of `record` (AnnotateRecord's
-// result for it): fills every action's `values` and the record's.
+// result for it): fills every action's `values` and the record's, from
+// the annotation's positions.
 absl::Status AddWinningChances(const v1::GameRecord& record, const Evaluator& evaluator,
                                AnnotatedRecord* annotated, const MarkThresholds& thresholds = {});
 
@@ -171,46 +181,6 @@ absl::Status AddWinningChances(const v1::GameRecord& record, const Evaluator& ev
 // action's `before` and the summary's `end_light`. Empty without values.
 std::vector<double> LightChances(const AnnotatedRecord& annotated);
 
-// The annotation keys of one action, as written in a comment:
-// "[%did entered,rosette] [%alts 3] [%rank 2/3] [%best 0-4] [%score 2.5]
-// [%race 82-90]", then, with winning chances, "[%wc 51.857] [%wt 60.250]
-// [%wca 48.020] [%bestv 9-11 60.250] [%loss 12.230] [%mark ??]
-// [%luck +8.393]" (percent). Moves are written as TSN writes them in
-// `style`.
-std::string AnnotationText(const Rules& rules, const ActionAnnotation& action, SquareStyle style);
-
-// The keys of a record's own comment (before the first action) when it is
-// annotated with winning chances: "[%values exact] [%evaluator table finkel
-// 13f33ad0] [%sum-light moves=12 decisions=8 loss=13.402 doubtful=1
-// mistakes=0 blunders=1 luck=-5.200] [%sum-dark ...]". Empty without.
-std::string RecordAnnotationText(const AnnotatedRecord& annotated);
-
-// The comment without the annotation keys this file writes (did, alts,
-// rank, best, score, race, wc, wt, wca, bestv, loss, mark, luck, values,
-// evaluator, sum-light, sum-dark); other text and other [%key] annotations
-// stay.
-std::string StripAnnotations(absl::string_view comment);
-
-// The [%key value] annotations of a comment, by key (the last one wins).
-std::map<std::string, std::string> ReadAnnotations(absl::string_view comment);
-
-// The record with each action's comment carrying its annotations (old
-// annotation keys replaced, the rest of the comment kept), and the record's
-// comment carrying RecordAnnotationText (old record keys removed).
-v1::GameRecord WithAnnotations(const v1::GameRecord& record, const AnnotatedRecord& annotated,
-                               SquareStyle style = SquareStyle::kPathNumbers);
-
-// As scribe.v1.Annotation; `ruleset` is the record's ruleset reference.
-// With winning chances: every action's value fields, the evaluator, its
-// exactness, the thresholds, the summaries and light's chance per ply.
-v1::Annotation AnnotationToProto(const AnnotatedRecord& annotated, const std::string& ruleset);
-
-// The positions of a record: the start, then the position after each of
-// its first `actions` actions (all of them when negative), stopping early at
-// the first action the rules do not allow. Empty when the start itself is
-// not one (a bad start position or throw-off).
-std::vector<Position> RecordPositions(const Rules& rules, const v1::GameRecord& record, int actions = -1);
-
 }  // namespace scribe
 
-#endif  // SCRIBE_RECORDS_ANNOTATE_H_
+#endif  // SCRIBE_REVIEW_ANNOTATE_H_

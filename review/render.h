@@ -26,15 +26,15 @@
 // stand together ("3L"); in rulesets with phases (turnover), a piece turned
 // over for the way down is written in lower case (l, d), so a tile can
 // show "L2d".
-#ifndef SCRIBE_RECORDS_RENDER_H_
-#define SCRIBE_RECORDS_RENDER_H_
+#ifndef SCRIBE_REVIEW_RENDER_H_
+#define SCRIBE_REVIEW_RENDER_H_
 
 #include <string>
 
 #include "absl/status/statusor.h"
 #include "engine/position.h"
 #include "engine/rules.h"
-#include "records/annotate.h"
+#include "review/annotate.h"
 
 namespace scribe {
 
@@ -84,4 +84,4 @@ absl::StatusOr<std::string> SvgChanceGraph(const AnnotatedRecord& annotated, con
 
 }  // namespace scribe
 
-#endif  // SCRIBE_RECORDS_RENDER_H_
+#endif  // SCRIBE_REVIEW_RENDER_H_

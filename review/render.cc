@@ -1,4 +1,4 @@
-#include "records/render.h"
+#include "review/render.h"
 
 #include <algorithm>
 #include <array>
