@@ -51,6 +51,13 @@ bool ReadFile(const std::string& path, std::string* out, std::string* error) {
   return true;
 }
 
+bool ReadRecordFile(const std::string& path, std::string* text) {
+  std::string error;
+  if (ReadFile(path, text, &error)) return true;
+  std::cerr << "scribe: " << error << "\n";
+  return false;
+}
+
 bool IsReadableFile(const std::string& path) {
   std::ifstream in(path);
   return static_cast<bool>(in);

@@ -23,6 +23,10 @@ inline constexpr int kExitUsage = 2;
 // cannot (missing, a directory, more than 512 MiB, a read error).
 bool ReadFile(const std::string& path, std::string* out, std::string* error);
 
+// ReadFile for a command's one record file: when it cannot be read, prints
+// "scribe: <why>" and returns false.
+bool ReadRecordFile(const std::string& path, std::string* text);
+
 bool IsReadableFile(const std::string& path);
 
 // The record files named on the command line: files as they are,

@@ -71,11 +71,8 @@ struct ConvertOptions {
 int CmdConvert(const ConvertOptions& o) {
   auto io = ReaderOptions(o.ruleset, o.tiles);
   if (!io.ok()) return RulesetError(io.status());
-  std::string text, error;
-  if (!ReadFile(o.file, &text, &error)) {
-    std::cerr << "scribe: " << error << "\n";
-    return kExitUsage;
-  }
+  std::string text;
+  if (!ReadRecordFile(o.file, &text)) return kExitUsage;
   const Format in = InputFormat(o.from, o.file, text);
   // Convert only what is whole and legal: a converter that passes on a
   // broken record writes a wrong one.
@@ -111,11 +108,8 @@ struct ReplayOptions {
 int CmdReplay(const ReplayOptions& o) {
   auto io = ReaderOptions(o.ruleset, false);
   if (!io.ok()) return RulesetError(io.status());
-  std::string text, error;
-  if (!ReadFile(o.file, &text, &error)) {
-    std::cerr << "scribe: " << error << "\n";
-    return kExitUsage;
-  }
+  std::string text;
+  if (!ReadRecordFile(o.file, &text)) return kExitUsage;
   const ParsedRecords parsed = ReadRecords(InputFormat(o.from, o.file, text), text, *io);
   int exit_code = kExitOk;
   for (const v1::Finding& finding : parsed.findings) {
@@ -190,11 +184,8 @@ int CmdAnnotate(const AnnotateOptions& o) {
   }
   auto io = ReaderOptions(o.ruleset, o.tiles);
   if (!io.ok()) return RulesetError(io.status());
-  std::string text, error;
-  if (!ReadFile(o.file, &text, &error)) {
-    std::cerr << "scribe: " << error << "\n";
-    return kExitUsage;
-  }
+  std::string text;
+  if (!ReadRecordFile(o.file, &text)) return kExitUsage;
   const Format in = InputFormat(o.from, o.file, text);
   // Annotate only what is whole and legal, as convert does.
   v1::FileReport report = ValidateText(o.file, text, in, *io);
