@@ -45,11 +45,6 @@ struct MatchCliOptions {
   std::string format = "text";
 };
 
-CLI::App* suggest_cmd = nullptr;
-CLI::App* match_cmd = nullptr;
-SuggestOptions suggest_options;
-MatchCliOptions match_options;
-
 int Usage(absl::string_view command, absl::string_view message) {
   std::cerr << "scribe: " << command << ": " << message << "\n";
   return kExitUsage;
@@ -263,36 +258,29 @@ int CmdMatch(const MatchCliOptions& o) {
 
 }  // namespace
 
-void AddAnalysisCommands(CLI::App& app) {
-  suggest_cmd = app.add_subcommand("suggest", "The legal moves of a throw, ranked by winning chance");
-  SuggestOptions& s = suggest_options;
-  suggest_cmd->add_option("--ruleset", s.ruleset, "ruleset reference or file")->required();
-  suggest_cmd->add_option("--position", s.position,
-                          "position string, e.g. \"7:..............:0/7:..............:0 L\" (default: the "
-                          "start, light to move)");
-  suggest_cmd->add_option("--roll", s.roll, "the throw")->required();
-  auto* table = suggest_cmd->add_option("--table", s.table, "exact chances from this solved table");
-  suggest_cmd->add_option("--depth", s.depth, "without a table: search this many throws deep (default 2)")
+void AddAnalysisCommands(CLI::App& app, CommandRegistry& registry) {
+  auto [suggest, s] =
+      registry.Add(app, "suggest", "The legal moves of a throw, ranked by winning chance", CmdSuggest);
+  suggest->add_option("--ruleset", s.ruleset, "ruleset reference or file")->required();
+  suggest->add_option("--position", s.position,
+                      "position string, e.g. \"7:..............:0/7:..............:0 L\" (default: the "
+                      "start, light to move)");
+  suggest->add_option("--roll", s.roll, "the throw")->required();
+  auto* table = suggest->add_option("--table", s.table, "exact chances from this solved table");
+  suggest->add_option("--depth", s.depth, "without a table: search this many throws deep (default 2)")
       ->check(CLI::Range(0, kMaxSearchDepth))
       ->excludes(table);
-  suggest_cmd->add_option("--format", s.format, "text or json")->check(CLI::IsMember({"text", "json"}));
-  suggest_cmd->add_flag("--tiles", s.tiles, "squares as tile names (A4) instead of path numbers");
+  suggest->add_option("--format", s.format, "text or json")->check(CLI::IsMember({"text", "json"}));
+  suggest->add_flag("--tiles", s.tiles, "squares as tile names (A4) instead of path numbers");
 
-  match_cmd = app.add_subcommand("match", "Play games between two computer opponents; win rates");
-  MatchCliOptions& m = match_options;
-  match_cmd->add_option("--ruleset", m.ruleset, "ruleset reference or file")->required();
-  match_cmd->add_option("--light", m.light, "light's bot: perfect, search:N, heuristic or random")->required();
-  match_cmd->add_option("--dark", m.dark, "dark's bot: perfect, search:N, heuristic or random")->required();
-  match_cmd->add_option("--games", m.games, "games to play")->required()->check(CLI::Range(1, 100000000));
-  match_cmd->add_option("--seed", m.seed, "random seed (same seed, same match)");
-  match_cmd->add_option("--table", m.table, "the solved table the perfect bot plays by");
-  match_cmd->add_option("--format", m.format, "text or json")->check(CLI::IsMember({"text", "json"}));
-}
-
-int RunAnalysisCommands() {
-  if (suggest_cmd != nullptr && suggest_cmd->parsed()) return CmdSuggest(suggest_options);
-  if (match_cmd != nullptr && match_cmd->parsed()) return CmdMatch(match_options);
-  return -1;
+  auto [match, m] = registry.Add(app, "match", "Play games between two computer opponents; win rates", CmdMatch);
+  match->add_option("--ruleset", m.ruleset, "ruleset reference or file")->required();
+  match->add_option("--light", m.light, "light's bot: perfect, search:N, heuristic or random")->required();
+  match->add_option("--dark", m.dark, "dark's bot: perfect, search:N, heuristic or random")->required();
+  match->add_option("--games", m.games, "games to play")->required()->check(CLI::Range(1, 100000000));
+  match->add_option("--seed", m.seed, "random seed (same seed, same match)");
+  match->add_option("--table", m.table, "the solved table the perfect bot plays by");
+  match->add_option("--format", m.format, "text or json")->check(CLI::IsMember({"text", "json"}));
 }
 
 }  // namespace scribe

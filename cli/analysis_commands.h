@@ -5,14 +5,13 @@
 #define SCRIBE_CLI_ANALYSIS_COMMANDS_H_
 
 #include "CLI/CLI.hpp"
+#include "cli/command.h"
 
 namespace scribe {
 
-// Adds the commands to `app`; RunAnalysisCommands runs whichever was parsed
-// and returns its exit code (0, or 2 for a usage error: a bad ruleset,
-// position, throw, bot or table), or -1 when none was.
-void AddAnalysisCommands(CLI::App& app);
-int RunAnalysisCommands();
+// Adds suggest and match. Their exit code is 0, or 2 for a usage error: a
+// bad ruleset, position, throw, bot or table.
+void AddAnalysisCommands(CLI::App& app, CommandRegistry& registry);
 
 }  // namespace scribe
 

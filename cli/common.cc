@@ -1,5 +1,6 @@
 #include "cli/common.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -50,9 +51,46 @@ bool ReadFile(const std::string& path, std::string* out, std::string* error) {
   return true;
 }
 
+bool ReadRecordFile(const std::string& path, std::string* text) {
+  std::string error;
+  if (ReadFile(path, text, &error)) return true;
+  std::cerr << "scribe: " << error << "\n";
+  return false;
+}
+
 bool IsReadableFile(const std::string& path) {
   std::ifstream in(path);
   return static_cast<bool>(in);
+}
+
+bool ExpandPaths(const std::vector<std::string>& paths, std::vector<std::string>* out) {
+  bool ok = true;
+  for (const std::string& path : paths) {
+    std::error_code ec;
+    if (path != "-" && std::filesystem::is_directory(path, ec)) {
+      std::vector<std::string> found;
+      for (auto it = std::filesystem::recursive_directory_iterator(path, ec);
+           !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
+        if (!it->is_regular_file(ec)) continue;
+        const std::string ext = it->path().extension().string();
+        if (ext == ".tsn" || ext == ".json" || ext == ".rgn") found.push_back(it->path().string());
+      }
+      if (ec) {
+        std::cerr << "scribe: " << path << ": " << ec.message() << "\n";
+        ok = false;
+      }
+      std::sort(found.begin(), found.end());
+      out->insert(out->end(), found.begin(), found.end());
+    } else {
+      out->push_back(path);
+    }
+  }
+  return ok;
+}
+
+Format InputFormat(const std::string& from, const std::string& path, absl::string_view text) {
+  if (!from.empty()) return *FormatFromName(from);
+  return DetectFormat(path, text);
 }
 
 // --ruleset: a ruleset file when such a file exists, else a reference.
@@ -68,6 +106,17 @@ absl::StatusOr<std::shared_ptr<const Rules>> CliRuleset(const std::string& ref) 
     return rules;
   }
   return LoadRuleset(ref);
+}
+
+absl::StatusOr<RecordIo> ReaderOptions(const std::string& ruleset_ref, bool tile_names) {
+  RecordIo io;
+  io.tile_names = tile_names;
+  if (ruleset_ref.empty()) return io;
+  auto rules = CliRuleset(ruleset_ref);
+  if (!rules.ok()) return rules.status();
+  io.rules = *rules;
+  io.ruleset = (*rules)->ruleset.id().empty() ? ruleset_ref : (*rules)->ruleset.id();
+  return io;
 }
 
 int RulesetError(const absl::Status& status) {

@@ -1,4 +1,4 @@
-#include "cli/solve_command.h"
+#include "cli/solve_commands.h"
 
 #include <sys/resource.h>
 
@@ -14,22 +14,18 @@
 namespace scribe {
 namespace {
 
-struct SolveArgs {
-  CLI::App* solve = nullptr;
-  CLI::App* info = nullptr;
+struct SolveCliOptions {
   std::string ruleset;
   std::string out;
   int threads = 2;
   double tolerance = 1e-6;
   double max_memory_gib = 8;
   bool quiet = false;
-  std::string table;
 };
 
-SolveArgs& Args() {
-  static SolveArgs args;
-  return args;
-}
+struct TableInfoOptions {
+  std::string table;
+};
 
 double PeakRssMiB() {
   struct rusage usage;
@@ -37,7 +33,7 @@ double PeakRssMiB() {
   return usage.ru_maxrss / 1024.0;  // kilobytes on Linux
 }
 
-int CmdSolve(const SolveArgs& args) {
+int CmdSolve(const SolveCliOptions& args) {
   auto rules = CliRuleset(args.ruleset);
   if (!rules.ok()) return RulesetError(rules.status());
   auto index = StateIndex::Create(**rules);
@@ -85,7 +81,7 @@ int CmdSolve(const SolveArgs& args) {
   return kExitOk;
 }
 
-int CmdTableInfo(const SolveArgs& args) {
+int CmdTableInfo(const TableInfoOptions& args) {
   auto table = TableEvaluator::Open(args.table);
   if (!table.ok()) {
     std::cerr << "scribe: table: " << table.status().message() << "\n";
@@ -103,30 +99,23 @@ int CmdTableInfo(const SolveArgs& args) {
 
 }  // namespace
 
-void AddSolveCommands(CLI::App& app) {
-  SolveArgs& args = Args();
-  args.solve = app.add_subcommand(
-      "solve", "Solve a ruleset: every position's exact winning chance under perfect play, into a table file");
-  args.solve->add_option("--ruleset", args.ruleset, "ruleset reference or file")->required();
-  args.solve->add_option("--out", args.out, "table file to write")->required();
-  args.solve->add_option("--threads", args.threads, "threads sharing each sweep")->check(CLI::Range(1, 64));
-  args.solve->add_option("--tolerance", args.tolerance, "stop when no value changes by more than this")
+void AddSolveCommands(CLI::App& app, CommandRegistry& registry) {
+  auto [solve, s] = registry.Add(
+      app, "solve", "Solve a ruleset: every position's exact winning chance under perfect play, into a table file",
+      CmdSolve);
+  solve->add_option("--ruleset", s.ruleset, "ruleset reference or file")->required();
+  solve->add_option("--out", s.out, "table file to write")->required();
+  solve->add_option("--threads", s.threads, "threads sharing each sweep")->check(CLI::Range(1, 64));
+  solve->add_option("--tolerance", s.tolerance, "stop when no value changes by more than this")
       ->check(CLI::Range(1e-9, 1e-2));
-  args.solve->add_option("--max-memory", args.max_memory_gib, "refuse rulesets needing more GiB than this")
+  solve->add_option("--max-memory", s.max_memory_gib, "refuse rulesets needing more GiB than this")
       ->check(CLI::PositiveNumber);
-  args.solve->add_flag("--quiet", args.quiet, "no progress on standard error");
+  solve->add_flag("--quiet", s.quiet, "no progress on standard error");
 
-  auto* table = app.add_subcommand("table", "Inspect a solved table");
-  table->require_subcommand(1);
-  args.info = table->add_subcommand("info", "What a table file holds: ruleset, digest, positions, solve");
-  args.info->add_option("FILE", args.table, "table file")->required();
-}
-
-int RunSolveCommands() {
-  SolveArgs& args = Args();
-  if (args.solve != nullptr && args.solve->parsed()) return CmdSolve(args);
-  if (args.info != nullptr && args.info->parsed()) return CmdTableInfo(args);
-  return -1;
+  CLI::App* table = registry.AddGroup(app, "table", "Inspect a solved table");
+  auto [info, i] =
+      registry.Add(*table, "info", "What a table file holds: ruleset, digest, positions, solve", CmdTableInfo);
+  info->add_option("FILE", i.table, "table file")->required();
 }
 
 }  // namespace scribe

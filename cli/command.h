@@ -1,0 +1,59 @@
+// How a scribe command is declared: one way for every command.
+//
+// Each command group has an AddXCommands(app, registry) function. For each
+// command it calls registry.Add(parent, name, description, run), where run
+// is the command's body, `int CmdX(const XOptions&)`. The registry makes and
+// keeps the XOptions; Add returns the new subcommand and those options, to
+// bind CLI11 options to their fields. A group of commands (`ruleset show`,
+// `table info`) is a subcommand made by AddGroup, whose commands are added
+// to it in turn. After CLI11 has parsed the command line, registry.Run()
+// runs the one command that it parsed and returns its exit code.
+#ifndef SCRIBE_CLI_COMMAND_H_
+#define SCRIBE_CLI_COMMAND_H_
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "CLI/CLI.hpp"
+
+namespace scribe {
+
+// A declared command: add options to `app`, bound to fields of `options`.
+template <typename Options>
+struct Command {
+  CLI::App* app;
+  Options& options;
+};
+
+class CommandRegistry {
+ public:
+  // A command with options: `run` is called with them when it is parsed.
+  template <typename Options>
+  Command<Options> Add(CLI::App& parent, const std::string& name, const std::string& description,
+                       int (*run)(const Options&)) {
+    auto options = std::make_shared<Options>();
+    CLI::App* app = Add(parent, name, description, [options, run] { return run(*options); });
+    return {app, *options};
+  }
+
+  // A command without options.
+  CLI::App* Add(CLI::App& parent, const std::string& name, const std::string& description,
+                std::function<int()> run);
+
+  // A group of commands, itself not run: exactly one of them must follow it.
+  CLI::App* AddGroup(CLI::App& parent, const std::string& name, const std::string& description);
+
+  // Runs the command CLI11 parsed and returns its exit code; kExitUsage when
+  // none was.
+  int Run() const;
+
+ private:
+  std::vector<std::pair<CLI::App*, std::function<int()>>> commands_;
+};
+
+}  // namespace scribe
+
+#endif  // SCRIBE_CLI_COMMAND_H_

@@ -1,0 +1,56 @@
+// What the record commands print besides the records themselves: the
+// progress bar of `scribe validate`, findings as text, the text of `scribe
+// replay`, and the SVG files of `replay --svg` and `annotate --graph`.
+#ifndef SCRIBE_CLI_RECORD_OUTPUT_H_
+#define SCRIBE_CLI_RECORD_OUTPUT_H_
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "engine/rules.h"
+#include "review/annotate.h"
+#include "records/referee.h"
+#include "scribe/v1/record.pb.h"
+
+namespace scribe {
+
+// A progress bar on standard error, when it is a terminal and the run is
+// long enough to want one.
+class Progress {
+ public:
+  explicit Progress(size_t total);
+  ~Progress();
+  void Step();
+
+ private:
+  size_t total_, done_ = 0;
+  bool enabled_, drawn_ = false;
+  int last_ = -1;
+};
+
+// "file:line:column: error[code]: message (record R, action A)".
+std::string FindingToText(const std::string& file, const v1::Finding& f);
+
+// Prints JSON texts, one as it is, more than one as an array.
+void PrintJsonList(const std::vector<std::string>& json);
+
+// The text of `scribe replay`. With `board` (the verdict judged with
+// keep_positions), the text board of the start and of the position after
+// every action (review/render.h) follows each
+// line.
+void PrintReplayText(const RefereeResult& result, const v1::GameRecord& record, bool board = false);
+
+// Writes the SVG of the record's position after `at` actions (-1: all of
+// them that are legal), from the verdict's positions (judged with
+// keep_positions). False, with a message, when there is no such position or
+// the file cannot be written.
+bool WriteSvg(const RefereeResult& verdict, const v1::GameRecord& record, int at, const std::string& path);
+
+// Writes the SVG graph of light's winning chance over an annotated record.
+// False, with a message, when it cannot.
+bool WriteChanceGraph(const AnnotatedRecord& annotated, const v1::GameRecord& record, const std::string& path);
+
+}  // namespace scribe
+
+#endif  // SCRIBE_CLI_RECORD_OUTPUT_H_
