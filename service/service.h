@@ -1,41 +1,23 @@
 // The gRPC service: thin handlers over the records and engine libraries.
-// Each handler turns the request into library calls and the results into
-// the response; errors go through service/errors.h.
+// Each handler reads as request -> domain -> response: its request is
+// checked by service/requests.h, its record input read by
+// service/records_io.h, and Serve owns what every call shares (admission,
+// cancellation, the status and the metrics); errors go through
+// service/errors.h.
 #ifndef SCRIBE_SERVICE_SERVICE_H_
 #define SCRIBE_SERVICE_SERVICE_H_
 
 #include <atomic>
-#include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
-#include <vector>
 
 #include "engine/evaluator.h"
 #include "scribe/v1/scribe_service.grpc.pb.h"
 #include "service/metrics.h"
+#include "service/options.h"
 
 namespace scribe::service {
-
-struct ServiceOptions {
-  // Calls doing work at once; more get RESOURCE_EXHAUSTED at once instead
-  // of queueing (health checks are not counted).
-  int max_concurrent_calls = 64;
-  // Longest record text, in bytes, and most actions in one record.
-  int64_t max_record_bytes = 16 << 20;
-  int max_record_actions = 200000;
-  // The deepest search (in throws) a request may ask for: SuggestMoves'
-  // and AnnotateRecord's evaluation depth, and "search:N" opponents.
-  int max_search_depth = 3;
-  // Most actions one AnnotateRecord call annotates with a search's winning
-  // chances (a table's exact values have no such limit: they are looked
-  // up). At depth 3 an action costs 3 to 7 ms of a core: 1000 is one long
-  // game of any preset, a few seconds.
-  int max_search_actions = 1000;
-  // Solved tables (service/tables.h), at most one per ruleset digest:
-  // exact winning chances for their rulesets.
-  std::vector<std::shared_ptr<const Evaluator>> tables;
-};
 
 class ScribeServiceImpl final : public v1::ScribeService::Service {
  public:
@@ -71,7 +53,13 @@ class ScribeServiceImpl final : public v1::ScribeService::Service {
   std::shared_ptr<const Evaluator> TableFor(const std::string& digest) const;
 
  private:
-  friend class Admission;
+  // Runs one call of `method`: refuses it at once with RESOURCE_EXHAUSTED
+  // when the server is at its limit, else runs `body(Call&)`, which returns
+  // the call's status (OK, a BadRequest or an Error); records the outcome
+  // in the metrics once either way. Defined in service.cc.
+  template <typename Body>
+  grpc::Status Serve(const char* method, grpc::ServerContext* context, Body body);
+
   ServiceOptions options_;
   std::map<std::string, std::shared_ptr<const Evaluator>> tables_;  // by digest
   Metrics* metrics_;
