@@ -52,7 +52,7 @@ grpc::Status MakeOpponent(const ScribeServiceImpl& service, const BotSpec& stren
 }
 
 grpc::Status AddChances(const ScribeServiceImpl& service, const Call& call, const EvaluationChoice& choice,
-                        int max_search_actions, const std::vector<v1::GameRecord>& records,
+                        int max_search_actions, const std::vector<JudgedRecord>& records,
                         std::vector<AnnotatedRecord>* annotated) {
   std::vector<std::shared_ptr<const Evaluator>> evaluators;
   int64_t searched = 0;
@@ -70,7 +70,7 @@ grpc::Status AddChances(const ScribeServiceImpl& service, const Call& call, cons
   for (size_t k = 0; k < records.size(); ++k) {
     // A search is long: a client that gave up stops it between records.
     if (call.cancelled()) return Cancelled("the client cancelled the call");
-    const absl::Status added = AddWinningChances(records[k], *evaluators[k], &(*annotated)[k]);
+    const absl::Status added = AddWinningChances(records[k].record, *evaluators[k], &(*annotated)[k]);
     if (!added.ok()) return FromAbsl(added);
   }
   return grpc::Status::OK;

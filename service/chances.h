@@ -14,7 +14,8 @@
 #include "engine/evaluator.h"
 #include "engine/ruleset.h"
 #include "grpcpp/support/status.h"
-#include "records/annotate.h"
+#include "records/judged.h"
+#include "review/annotate.h"
 #include "scribe/v1/record.pb.h"
 #include "service/call.h"
 #include "service/requests.h"
@@ -44,7 +45,7 @@ grpc::Status MakeOpponent(const ScribeServiceImpl& service, const BotSpec& stren
 // it is done (a BadRequest past it); a call the client gave up stops
 // between records.
 grpc::Status AddChances(const ScribeServiceImpl& service, const Call& call, const EvaluationChoice& choice,
-                        int max_search_actions, const std::vector<v1::GameRecord>& records,
+                        int max_search_actions, const std::vector<JudgedRecord>& records,
                         std::vector<AnnotatedRecord>* annotated);
 
 }  // namespace scribe::service

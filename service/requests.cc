@@ -8,6 +8,7 @@
 #include "engine/search.h"
 #include "records/position_string.h"
 #include "records/referee.h"
+#include "records/squares.h"
 #include "records/utf8.h"
 
 namespace scribe::service {
@@ -129,11 +130,11 @@ std::string FirstNonUtf8Field(const google::protobuf::Message& message) {
   return "";
 }
 
-bool CheckUtf8(const Input& input, const std::string& field, const std::vector<v1::GameRecord>& records,
+bool CheckUtf8(const Input& input, const std::string& field, const std::vector<JudgedRecord>& records,
                std::vector<FieldViolation>* violations) {
   const size_t before = violations->size();
   for (size_t k = 0; k < records.size(); ++k) {
-    const std::string where = FirstNonUtf8Field(records[k]);
+    const std::string where = FirstNonUtf8Field(records[k].record);
     if (!where.empty()) {
       violations->push_back({absl::StrCat(field, input.structured ? ".record" : ".text"),
                              absl::StrCat(records.size() > 1 ? absl::StrCat("record ", k, ": ") : std::string(),

@@ -61,7 +61,7 @@ std::string FirstNonUtf8Field(const google::protobuf::Message& message);
 // What is sent back (records, texts written from them) is proto3 strings,
 // which a client's parser refuses unless they are UTF-8: false with a
 // violation per record of `input` that has a field in another encoding.
-bool CheckUtf8(const Input& input, const std::string& field, const std::vector<v1::GameRecord>& records,
+bool CheckUtf8(const Input& input, const std::string& field, const std::vector<JudgedRecord>& records,
                std::vector<FieldViolation>* violations);
 
 // Resolves the ruleset, position and throw of a referee request

@@ -100,15 +100,15 @@ grpc::Status ScribeServiceImpl::AnnotateRecord(grpc::ServerContext* context, con
       chances = CheckEvaluation(request->winning_chances(), "winning_chances", options_, &violations);
     }
     Input input;
-    std::vector<v1::GameRecord> records;
+    std::vector<JudgedRecord> records;
     if (!ReadInput(request->input(), "input", options_, &input, &violations) || !violations.empty() ||
-        !LegalRecords(input, "input", &records, &violations)) {
+        !LegalRecords(input, "input", {.build_replay = false, .keep_positions = true}, &records, &violations)) {
       return BadRequest(violations);
     }
 
     std::vector<AnnotatedRecord> annotated;
-    for (const v1::GameRecord& record : records) {
-      auto one = scribe::AnnotateRecord(record, input.io.rules);
+    for (const JudgedRecord& record : records) {
+      auto one = scribe::AnnotateRecord(record);
       if (!one.ok()) return BadRequest({{"input", std::string(one.status().message())}});
       annotated.push_back(*std::move(one));
     }
@@ -116,10 +116,12 @@ grpc::Status ScribeServiceImpl::AnnotateRecord(grpc::ServerContext* context, con
       const grpc::Status added = AddChances(*this, call, *chances, options_.max_search_actions, records, &annotated);
       if (!added.ok()) return added;
     }
-    std::vector<v1::GameRecord> annotated_records;
+    // The annotations change comments only: each verdict stands.
+    std::vector<JudgedRecord> annotated_records;
     for (size_t k = 0; k < records.size(); ++k) {
-      *response->add_annotations() = AnnotationToProto(annotated[k], records[k].ruleset());
-      annotated_records.push_back(WithAnnotations(records[k], annotated[k]));
+      *response->add_annotations() = AnnotationToProto(annotated[k], records[k].record.ruleset());
+      annotated_records.push_back(
+          {WithAnnotations(records[k].record, annotated[k]), std::move(records[k].verdict), records[k].index});
     }
     if (text_format) {
       auto text = WriteRecords(*text_format, annotated_records, input.io);
@@ -135,15 +137,12 @@ grpc::Status ScribeServiceImpl::ReplayRecord(grpc::ServerContext* context, const
   return Serve("ReplayRecord", context, [&](Call&) {
     std::vector<FieldViolation> violations;
     Input input;
-    std::vector<v1::GameRecord> records;
+    std::vector<JudgedRecord> records;
     if (!ReadInput(request->input(), "input", options_, &input, &violations) ||
-        !LegalRecords(input, "input", &records, &violations)) {
+        !LegalRecords(input, "input", {.build_replay = true}, &records, &violations)) {
       return BadRequest(violations);
     }
-    for (const v1::GameRecord& record : records) {
-      RefereeResult result = Referee(record, input.io.rules);
-      *response->add_replays() = std::move(result.replay);
-    }
+    for (JudgedRecord& record : records) *response->add_replays() = std::move(record.verdict.replay);
     return grpc::Status::OK;
   });
 }
@@ -155,9 +154,9 @@ grpc::Status ScribeServiceImpl::ConvertRecord(grpc::ServerContext* context, cons
     const std::optional<Format> to = ToFormat(request->to());
     if (!to) violations.push_back({"to", "the format to convert to is required (TSN, JSON, RGN, ROYALUR_JSON)"});
     Input input;
-    std::vector<v1::GameRecord> records;
+    std::vector<JudgedRecord> records;
     if (!ReadInput(request->input(), "input", options_, &input, &violations) || !to ||
-        !LegalRecords(input, "input", &records, &violations)) {
+        !LegalRecords(input, "input", {.build_replay = false}, &records, &violations)) {
       return BadRequest(violations);
     }
     RecordIo io = input.io;
@@ -165,7 +164,7 @@ grpc::Status ScribeServiceImpl::ConvertRecord(grpc::ServerContext* context, cons
     auto text = WriteRecords(*to, records, io);
     if (!text.ok()) return BadRequest({{"to", std::string(text.status().message())}});
     response->set_text(*std::move(text));
-    for (v1::GameRecord& r : records) *response->add_records() = std::move(r);
+    for (JudgedRecord& r : records) *response->add_records() = std::move(r.record);
     return grpc::Status::OK;
   });
 }
