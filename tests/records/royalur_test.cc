@@ -26,7 +26,7 @@
 #include "records/rgn.h"
 #include "records/royalur.h"
 #include "records/royalur_json.h"
-#include "tests/test_data.h"
+#include "tests/common/test_data.h"
 
 namespace scribe {
 namespace {

@@ -30,14 +30,14 @@
 #include "engine/random.h"
 #include "engine/ruleset.h"
 #include "gtest/gtest.h"
-#include "tests/exact_test_evaluator.h"
+#include "tests/common/exact_test_evaluator.h"
 #include "records/annotate.h"
 #include "records/formats.h"
 #include "records/json_record.h"
 #include "records/position_string.h"
 #include "records/render.h"
 #include "records/tsn.h"
-#include "tests/test_data.h"
+#include "tests/common/test_data.h"
 
 namespace scribe {
 namespace {
@@ -584,7 +584,7 @@ INSTANTIATE_TEST_SUITE_P(Presets, AnnotateReferenceTest,
 
 // --- winning chances ------------------------------------------------------------
 //
-// An exact evaluator of the tests' own (tests/exact_test_evaluator.h), so
+// An exact evaluator of the tests' own (tests/common/exact_test_evaluator.h), so
 // that these tests depend on neither the solved tables nor the search.
 
 // An estimate: the exact values, each off by a fixed amount of up to 3

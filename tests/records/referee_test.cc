@@ -18,7 +18,7 @@
 #include "gtest/gtest.h"
 #include "records/json_record.h"
 #include "records/referee.h"
-#include "tests/test_data.h"
+#include "tests/common/test_data.h"
 
 namespace scribe {
 namespace {
