@@ -35,6 +35,7 @@
 #include "records/formats.h"
 #include "records/json_record.h"
 #include "records/position_string.h"
+#include "records/random_game.h"
 #include "records/render.h"
 #include "records/tsn.h"
 #include "tests/common/test_data.h"
@@ -636,25 +637,9 @@ AnnotatedRecord MustAnnotateWith(const v1::GameRecord& record, const Evaluator& 
 // A random legal game of `rules`, to the end.
 v1::GameRecord RandomGame(const Rules& rules, const std::string& ruleset, uint64_t seed) {
   Rng rng(seed);
-  v1::GameRecord record;
-  record.set_ruleset(ruleset);
-  Position pos = StartPosition(rules);
-  MoveList moves;
-  while (!IsOver(rules, pos)) {
-    const int roll = rng.Throw(rules);
-    LegalMoves(rules, pos, roll, &moves);
-    v1::Action* a = record.add_actions();
-    a->set_roll(roll);
-    if (moves.empty()) {
-      PassTurn(&pos);
-      continue;
-    }
-    const Move m = moves[rng.Below(moves.size())];
-    a->set_from(m.from);
-    a->set_to(m.to);
-    ApplyMove(rules, &pos, m);
-  }
-  return record;
+  RandomGameOptions options;
+  options.ruleset = ruleset;
+  return PlayRandomGame(rules, rng, options).record;
 }
 
 TEST(ValuesTest, TheTestEvaluatorIsSolved) {
