@@ -25,7 +25,7 @@
 //
 // The report: calls per second, p50/p90/p99/max latency and the count per
 // status code, then one line starting with "result " of key=value pairs
-// for scripts (bench/load_test.sh, tests/overload_test.sh).
+// for scripts (bench/load_test.sh, tests/e2e/overload_test.sh).
 #include <algorithm>
 #include <atomic>
 #include <chrono>

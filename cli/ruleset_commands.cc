@@ -12,6 +12,7 @@
 #include "engine/random.h"
 #include "engine/ruleset.h"
 #include "records/json_record.h"
+#include "records/random_game.h"
 #include "records/referee.h"
 
 namespace scribe {
@@ -49,46 +50,13 @@ int CmdPlay(const PlayOptions& o) {
   if (!loaded.ok()) return RulesetError(loaded.status());
   const Rules& rules = **loaded;
   Rng rng(o.seed);
-  v1::GameRecord record;
-  record.set_ruleset(rules.ruleset.id().empty() ? o.ruleset : rules.ruleset.id());
-  record.set_ruleset_digest(rules.digest);
-  (*record.mutable_tags())["Light"] = "random";
-  (*record.mutable_tags())["Dark"] = "random";
-  (*record.mutable_tags())["Seed"] = absl::StrCat(o.seed);
-  Side first = kLight;
-  if (rules.opening == v1::OPENING_THROW_OFF) {
-    while (true) {
-      v1::OpeningThrow* t = record.add_opening();
-      t->set_light(rng.Throw(rules));
-      t->set_dark(rng.Throw(rules));
-      if (t->light() != t->dark()) {
-        first = t->light() > t->dark() ? kLight : kDark;
-        break;
-      }
-    }
-    record.set_first_player(ToPlayer(first));
+  const RandomGameOptions options = ScribePlayOptions(rules, o.ruleset, o.seed);
+  const RandomGameResult game = PlayRandomGame(rules, rng, options);
+  if (!game.over) {
+    std::cerr << "scribe: play: no winner after " << options.max_actions << " throws\n";
+    return kExitInvalid;
   }
-  Position pos = StartPosition(rules, first);
-  MoveList moves;
-  constexpr int kMaxActions = 1000000;
-  while (!IsOver(rules, pos)) {
-    if (record.actions_size() >= kMaxActions) {
-      std::cerr << "scribe: play: no winner after " << kMaxActions << " throws\n";
-      return kExitInvalid;
-    }
-    v1::Action* a = record.add_actions();
-    const int roll = rng.Throw(rules);
-    a->set_roll(roll);
-    LegalMoves(rules, pos, roll, &moves);
-    if (moves.empty()) {
-      PassTurn(&pos);
-      continue;
-    }
-    const Move m = moves[rng.Below(moves.size())];
-    a->set_from(m.from);
-    a->set_to(m.to);
-    ApplyMove(rules, &pos, m);
-  }
+  const v1::GameRecord& record = game.record;
   std::cout << WriteJsonRecord(record) << "\n";
   return kExitOk;
 }

@@ -14,13 +14,13 @@ PACKAGES=(
   libabsl-dev libssl-dev libcli11-dev nlohmann-json3-dev
   # tests and benchmarks
   libgtest-dev libgmock-dev librapidcheck-dev libbenchmark-dev
-  # deployment tests: nginx in front of replicas (tests/replicas_test.sh),
-  # the Kubernetes manifests parsed by tests/k8s_manifest_test.sh
+  # deployment tests: nginx in front of replicas (tests/e2e/replicas_test.sh),
+  # the Kubernetes manifests parsed by tests/e2e/k8s_manifest_test.sh
   nginx python3-yaml
-  # TLS test certificates, made at test time (tests/tls_test.sh)
+  # TLS test certificates, made at test time (tests/e2e/tls_test.sh)
   openssl
 )
-# The gRPC client no one here wrote (tests/node_client: @grpc/grpc-js from
+# The gRPC client no one here wrote (tests/e2e/node_client: @grpc/grpc-js from
 # npm) needs Node.js and npm; a machine with its own Node.js (e.g. from
 # NodeSource, which bundles npm) keeps it.
 if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then

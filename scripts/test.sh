@@ -18,7 +18,7 @@ start=$SECONDS
 
 echo "== release build and all tests but the container's"
 scripts/build.sh build
-tests/node_client/install.sh
+tests/e2e/node_client/install.sh
 ctest --test-dir build --output-on-failure -j "$jobs" -LE container
 
 echo "== unit tests under AddressSanitizer and UndefinedBehaviorSanitizer"

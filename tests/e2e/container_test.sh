@@ -10,8 +10,8 @@
 # then removes the container. Prints "N passed, N failed".
 # Usage: container_test.sh            (run as root: podman runs rootful here)
 set -uo pipefail
-ROOT="$(cd "$(dirname "$0")/.." && pwd)"
-NODE_DIR="$ROOT/tests/node_client"
+ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
+NODE_DIR="$ROOT/tests/e2e/node_client"
 TAG="${SCRIBE_IMAGE:-scribe:latest}"
 passed=0
 failed=0
@@ -50,7 +50,7 @@ case "$user" in
   *) pass "the image's USER is not root ($user)" ;;
 esac
 
-# 2. The Node client (the same packages as tests/node_client).
+# 2. The Node client (the same packages as tests/e2e/node_client).
 if [ ! -d "$NODE_DIR/node_modules/@grpc/grpc-js" ] || [ ! -d "$NODE_DIR/node_modules/@grpc/proto-loader" ]; then
   (cd "$NODE_DIR" && npm ci --no-audit --no-fund --loglevel=error) >/dev/null
 fi

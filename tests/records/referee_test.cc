@@ -17,9 +17,10 @@
 #include "google/protobuf/util/message_differencer.h"
 #include "gtest/gtest.h"
 #include "records/json_record.h"
+#include "records/random_game.h"
 #include "records/referee.h"
 #include "records/squares.h"
-#include "tests/test_data.h"
+#include "tests/common/test_data.h"
 
 namespace scribe {
 namespace {
@@ -70,40 +71,16 @@ void ExpectMentions(const v1::Finding& f, const std::vector<std::string>& fragme
 v1::GameRecord RandomGame(const Rules& rules, const std::string& reference, uint64_t seed,
                           Side first, Side* winner) {
   Rng rng(seed);
-  v1::GameRecord record;
-  record.set_ruleset(reference);
-  if (rules.opening == v1::OPENING_THROW_OFF) {
-    while (true) {
-      v1::OpeningThrow* t = record.add_opening();
-      t->set_light(rng.Throw(rules));
-      t->set_dark(rng.Throw(rules));
-      if (t->light() != t->dark()) {
-        first = t->light() > t->dark() ? kLight : kDark;
-        break;
-      }
-    }
-  } else {
-    record.set_first_player(ToPlayer(first));
-  }
-  Position pos = StartPosition(rules, first);
-  MoveList moves;
-  while (!IsOver(rules, pos) && record.actions_size() < 100000) {
-    v1::Action* a = record.add_actions();
-    const int roll = rng.Throw(rules);
-    a->set_roll(roll);
-    LegalMoves(rules, pos, roll, &moves);
-    if (moves.empty()) {
-      PassTurn(&pos);
-      continue;
-    }
-    const Move m = moves[rng.Below(moves.size())];
-    a->set_from(m.from);
-    a->set_to(m.to);
-    ApplyMove(rules, &pos, m);
-  }
-  EXPECT_TRUE(IsOver(rules, pos));
-  *winner = Winner(rules, pos).value_or(kLight);
-  return record;
+  RandomGameOptions options;
+  options.ruleset = reference;
+  options.first = first;
+  options.throw_off = true;
+  options.first_player = RandomGameOptions::FirstPlayer::kWithoutThrowOff;
+  options.max_actions = 100000;
+  const RandomGameResult game = PlayRandomGame(rules, rng, options);
+  EXPECT_TRUE(game.over);
+  *winner = Winner(rules, game.end).value_or(kLight);
+  return game.record;
 }
 
 v1::Action Act(int roll, std::optional<int> from = std::nullopt,

@@ -18,9 +18,9 @@
 # Prints "N passed, N failed".
 # Usage: k8s_manifest_test.sh PATH_TO_SCRIBED
 set -uo pipefail
-ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 SCRIBED="$(realpath "${1:-$ROOT/build/service/scribed}")"
-NODE_DIR="$ROOT/tests/node_client"
+NODE_DIR="$ROOT/tests/e2e/node_client"
 PY=/usr/bin/python3   # Debian's python3, which sees python3-yaml
 passed=0
 failed=0

@@ -16,6 +16,7 @@
 #include "gtest/gtest.h"
 #include "records/formats.h"
 #include "records/position_string.h"
+#include "records/random_game.h"
 #include "records/referee.h"
 #include "records/tsn.h"
 
@@ -69,26 +70,12 @@ PlayedGame PlayRandom(const std::string& reference, uint64_t seed) {
   game.record.set_ruleset(reference);
   if (rules == nullptr) return game;
   Rng rng(seed);
-  const Side first = rng.Below(2) ? kDark : kLight;
-  game.record.set_first_player(ToPlayer(first));
-  Position pos = StartPosition(*rules, first);
-  MoveList moves;
-  while (!IsOver(*rules, pos) && game.record.actions_size() < 100000) {
-    game.positions.push_back(pos);
-    v1::Action* a = game.record.add_actions();
-    const int roll = rng.Throw(*rules);
-    a->set_roll(roll);
-    LegalMoves(*rules, pos, roll, &moves);
-    if (moves.empty()) {
-      PassTurn(&pos);
-      continue;
-    }
-    const Move m = moves[rng.Below(moves.size())];
-    a->set_from(m.from);
-    a->set_to(m.to);
-    ApplyMove(*rules, &pos, m);
-  }
-  game.positions.push_back(pos);
+  RandomGameOptions options;
+  options.ruleset = reference;
+  options.random_first = true;
+  options.first_player = RandomGameOptions::FirstPlayer::kAlways;
+  options.max_actions = 100000;
+  game.record = PlayRandomGame(*rules, rng, options, &game.positions).record;
   return game;
 }
 

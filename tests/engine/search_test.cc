@@ -26,7 +26,7 @@
 #include "engine/random.h"
 #include "engine/ruleset.h"
 #include "engine/search.h"
-#include "tests/exact_test_evaluator.h"
+#include "tests/common/exact_test_evaluator.h"
 
 namespace scribe {
 namespace {

@@ -1,4 +1,4 @@
-// Pictures of a position (records/render.h): the text board of known
+// Pictures of a position (review/render.h): the text board of known
 // positions, character for character, and the SVG picture: well-formed XML
 // with an SVG root, a rosette on every marked tile and a disc for every
 // piece (stacks counted).

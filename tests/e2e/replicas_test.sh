@@ -13,9 +13,9 @@
 # Prints "N passed, N failed".
 # Usage: replicas_test.sh PATH_TO_SCRIBED
 set -uo pipefail
-ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 SCRIBED="$(realpath "${1:-$ROOT/build/service/scribed}")"
-NODE_DIR="$ROOT/tests/node_client"
+NODE_DIR="$ROOT/tests/e2e/node_client"
 NGINX="$(command -v nginx || echo /usr/sbin/nginx)"
 CALLS="${SCRIBE_REPLICA_CALLS:-600}"
 passed=0

@@ -6,7 +6,7 @@
 # Node @grpc/grpc-js checks in node_client/tls_test.js, which start scribed
 # with TLS on loopback ports.
 #
-#   tests/tls_test.sh SCRIBED
+#   tests/e2e/tls_test.sh SCRIBED
 set -euo pipefail
 scribed="$(realpath "${1:?usage: tls_test.sh SCRIBED}")"
 here="$(cd "$(dirname "$0")" && pwd)"

@@ -5,8 +5,8 @@
 // in a hash map (no ranking, no mirror trick), solved by plain in-place
 // value iteration in double until no value moves by more than 1e-14. Meant
 // for tiny rulesets (finkel(pieces=2): about 26,000 positions).
-#ifndef SCRIBE_TESTS_EXACT_TEST_EVALUATOR_H_
-#define SCRIBE_TESTS_EXACT_TEST_EVALUATOR_H_
+#ifndef SCRIBE_TESTS_COMMON_EXACT_TEST_EVALUATOR_H_
+#define SCRIBE_TESTS_COMMON_EXACT_TEST_EVALUATOR_H_
 
 #include <algorithm>
 #include <cmath>
@@ -129,4 +129,4 @@ class ExactTestEvaluator : public Evaluator {
 
 }  // namespace scribe
 
-#endif  // SCRIBE_TESTS_EXACT_TEST_EVALUATOR_H_
+#endif  // SCRIBE_TESTS_COMMON_EXACT_TEST_EVALUATOR_H_

@@ -22,6 +22,7 @@
 #include "gtest/gtest.h"
 #include "records/formats.h"
 #include "records/position_string.h"
+#include "records/random_game.h"
 #include "records/referee.h"
 #include "records/tsn.h"
 
@@ -129,38 +130,15 @@ v1::GameRecord RandomGame(const std::string& reference, uint64_t seed) {
   record.set_ruleset(reference);
   if (rules == nullptr) return record;
   Rng rng(seed);
-  Side first = rng.Below(2) == 0 ? kLight : kDark;
-  if (rules->opening == v1::OPENING_THROW_OFF) {
-    while (true) {
-      v1::OpeningThrow* t = record.add_opening();
-      t->set_light(rng.Throw(*rules));
-      t->set_dark(rng.Throw(*rules));
-      if (t->light() != t->dark()) {
-        first = t->light() > t->dark() ? kLight : kDark;
-        break;
-      }
-    }
-  }
-  if (rng.Below(3) > 0) record.set_first_player(ToPlayer(first));
-  if (!record.has_first_player() && record.opening_size() == 0) first = kLight;
-  Position pos = StartPosition(*rules, first);
-  MoveList moves;
-  while (!IsOver(*rules, pos) && record.actions_size() < 100000) {
-    v1::Action* a = record.add_actions();
-    const int roll = rng.Throw(*rules);
-    a->set_roll(roll);
-    LegalMoves(*rules, pos, roll, &moves);
-    if (moves.empty()) {
-      PassTurn(&pos);
-      continue;
-    }
-    const Move m = moves[rng.Below(moves.size())];
-    a->set_from(m.from);
-    a->set_to(m.to);
-    ApplyMove(*rules, &pos, m);
-  }
-  EXPECT_TRUE(IsOver(*rules, pos)) << reference << " seed " << seed;
-  return record;
+  RandomGameOptions options;
+  options.ruleset = reference;
+  options.random_first = true;
+  options.throw_off = true;
+  options.first_player = RandomGameOptions::FirstPlayer::kTwoInThree;
+  options.max_actions = 100000;
+  const RandomGameResult game = PlayRandomGame(*rules, rng, options);
+  EXPECT_TRUE(game.over) << reference << " seed " << seed;
+  return game.record;
 }
 
 // Adds what a real record carries besides the moves: the roster, tags of

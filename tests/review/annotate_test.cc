@@ -1,5 +1,5 @@
 // The heuristic evaluation (engine/evaluate.h) and record annotation
-// (records/annotate.h): each term of the evaluation on positions built for
+// (review/annotate.h): each term of the evaluation on positions built for
 // it, each annotation tag on a position that shows it, every capture and
 // extra throw of the reference games annotated as such, and annotated TSN
 // that is still a legal record with the same moves. Winning chances from an
@@ -30,15 +30,16 @@
 #include "engine/random.h"
 #include "engine/ruleset.h"
 #include "gtest/gtest.h"
-#include "tests/exact_test_evaluator.h"
-#include "review/annotate.h"
-#include "review/annotation_text.h"
 #include "records/formats.h"
 #include "records/json_record.h"
 #include "records/position_string.h"
+#include "records/random_game.h"
+#include "review/annotate.h"
+#include "review/annotation_text.h"
 #include "review/render.h"
+#include "tests/common/exact_test_evaluator.h"
 #include "records/tsn.h"
-#include "tests/test_data.h"
+#include "tests/common/test_data.h"
 
 namespace scribe {
 namespace {
@@ -585,7 +586,7 @@ INSTANTIATE_TEST_SUITE_P(Presets, AnnotateReferenceTest,
 
 // --- winning chances ------------------------------------------------------------
 //
-// An exact evaluator of the tests' own (tests/exact_test_evaluator.h), so
+// An exact evaluator of the tests' own (tests/common/exact_test_evaluator.h), so
 // that these tests depend on neither the solved tables nor the search.
 
 // An estimate: the exact values, each off by a fixed amount of up to 3
@@ -637,25 +638,9 @@ AnnotatedRecord MustAnnotateWith(const v1::GameRecord& record, const Evaluator& 
 // A random legal game of `rules`, to the end.
 v1::GameRecord RandomGame(const Rules& rules, const std::string& ruleset, uint64_t seed) {
   Rng rng(seed);
-  v1::GameRecord record;
-  record.set_ruleset(ruleset);
-  Position pos = StartPosition(rules);
-  MoveList moves;
-  while (!IsOver(rules, pos)) {
-    const int roll = rng.Throw(rules);
-    LegalMoves(rules, pos, roll, &moves);
-    v1::Action* a = record.add_actions();
-    a->set_roll(roll);
-    if (moves.empty()) {
-      PassTurn(&pos);
-      continue;
-    }
-    const Move m = moves[rng.Below(moves.size())];
-    a->set_from(m.from);
-    a->set_to(m.to);
-    ApplyMove(rules, &pos, m);
-  }
-  return record;
+  RandomGameOptions options;
+  options.ruleset = ruleset;
+  return PlayRandomGame(rules, rng, options).record;
 }
 
 TEST(ValuesTest, TheTestEvaluatorIsSolved) {

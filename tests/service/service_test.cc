@@ -34,6 +34,7 @@
 #include "review/annotation_text.h"
 #include "records/json_record.h"
 #include "records/position_string.h"
+#include "records/random_game.h"
 #include "records/tsn.h"
 #include "service/service.h"
 #include "service/tables.h"
@@ -152,25 +153,9 @@ class ServiceTest : public ::testing::Test {
   static v1::GameRecord RandomGame(const std::string& preset, uint64_t seed) {
     const Rules& rules = **LoadRuleset(preset);
     Rng rng(seed);
-    v1::GameRecord record;
-    record.set_ruleset(preset);
-    Position pos = StartPosition(rules);
-    MoveList moves;
-    while (!IsOver(rules, pos)) {
-      v1::Action* a = record.add_actions();
-      const int roll = rng.Throw(rules);
-      a->set_roll(roll);
-      LegalMoves(rules, pos, roll, &moves);
-      if (moves.empty()) {
-        PassTurn(&pos);
-        continue;
-      }
-      const Move m = moves[rng.Below(moves.size())];
-      a->set_from(m.from);
-      a->set_to(m.to);
-      ApplyMove(rules, &pos, m);
-    }
-    return record;
+    RandomGameOptions options;
+    options.ruleset = preset;
+    return PlayRandomGame(rules, rng, options).record;
   }
 
   Metrics metrics_;

@@ -1,5 +1,5 @@
 // The solver, its position index and its table files, checked against an
-// independent brute force (tests/exact_test_evaluator.h): every position
+// independent brute force (tests/common/exact_test_evaluator.h): every position
 // reachable from the start, found with the engine's own moves, kept in a
 // hash map with both colours (no mirror trick, no ranking), solved by plain
 // value iteration in double.
@@ -20,7 +20,7 @@
 #include "engine/solver.h"
 #include "engine/state_index.h"
 #include "gtest/gtest.h"
-#include "tests/exact_test_evaluator.h"
+#include "tests/common/exact_test_evaluator.h"
 
 namespace scribe {
 namespace {

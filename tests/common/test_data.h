@@ -1,7 +1,7 @@
 // Where the tests find their data files (tests/data, copied from shared/ so
 // that a fresh clone runs every test).
-#ifndef SCRIBE_TESTS_TEST_DATA_H_
-#define SCRIBE_TESTS_TEST_DATA_H_
+#ifndef SCRIBE_TESTS_COMMON_TEST_DATA_H_
+#define SCRIBE_TESTS_COMMON_TEST_DATA_H_
 
 #include <fstream>
 #include <sstream>
@@ -22,4 +22,4 @@ inline std::string ReadTestFile(const std::string& relative) {
 
 }  // namespace scribe::testing
 
-#endif  // SCRIBE_TESTS_TEST_DATA_H_
+#endif  // SCRIBE_TESTS_COMMON_TEST_DATA_H_

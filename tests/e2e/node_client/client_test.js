@@ -13,7 +13,7 @@ const path = require('node:path');
 const grpc = require('@grpc/grpc-js');
 const protoLoader = require('@grpc/proto-loader');
 
-const ROOT = path.resolve(__dirname, '..', '..');
+const ROOT = path.resolve(__dirname, '..', '..', '..');
 const SCRIBED = process.env.SCRIBED || path.join(ROOT, 'build', 'service', 'scribed');
 const GRPC_PROTOS = '/usr/share/grpc-proto';
 const EXAMPLE_PATH = path.join(ROOT, 'examples', 'finkel-game.json');

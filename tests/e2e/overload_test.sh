@@ -6,7 +6,7 @@
 # shed with RESOURCE_EXHAUSTED, OK answers keep coming, memory stays
 # bounded, and the server still stops cleanly afterwards.
 #
-#   tests/overload_test.sh SCRIBED LOADGEN
+#   tests/e2e/overload_test.sh SCRIBED LOADGEN
 #
 # Traffic goes to 127.0.0.1 only. About 15 seconds.
 set -uo pipefail
@@ -63,7 +63,7 @@ target="127.0.0.1:$port"
 # Each call validates 10 games (a JSON array of the example record): heavy
 # enough that 4 admitted calls cannot keep up, however fast validation gets.
 heavy="$work/heavy.json"
-example="$(cd "$(dirname "$0")/.." && pwd)/examples/finkel-game.json"
+example="$(cd "$(dirname "$0")/../.." && pwd)/examples/finkel-game.json"
 {
   printf '['
   for i in $(seq 10); do

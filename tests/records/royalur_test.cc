@@ -22,11 +22,12 @@
 #include "engine/ruleset.h"
 #include "gtest/gtest.h"
 #include "records/formats.h"
+#include "records/random_game.h"
 #include "records/referee.h"
 #include "records/rgn.h"
 #include "records/royalur.h"
 #include "records/royalur_json.h"
-#include "tests/test_data.h"
+#include "tests/common/test_data.h"
 
 namespace scribe {
 namespace {
@@ -122,29 +123,12 @@ void ExpectEveryFindingPlaced(const v1::FileReport& report, const std::string& w
 v1::GameRecord RandomGame(const std::string& ruleset, uint64_t seed, int max_actions = 400) {
   auto loaded = LoadRuleset(ruleset);
   EXPECT_TRUE(loaded.ok()) << ruleset << ": " << loaded.status();
-  const Rules& r = **loaded;
-  v1::GameRecord record;
-  record.set_ruleset(ruleset);
-  (*record.mutable_tags())["Light"] = "Ann";
-  (*record.mutable_tags())["Dark"] = "Bo";
+  RandomGameOptions options;
+  options.ruleset = ruleset;
+  options.tags = {{"Light", "Ann"}, {"Dark", "Bo"}};
+  options.max_actions = max_actions;
   Rng rng(seed);
-  Position pos = StartPosition(r);
-  MoveList moves;
-  for (int i = 0; i < max_actions && !IsOver(r, pos); ++i) {
-    const int roll = rng.Throw(r);
-    LegalMoves(r, pos, roll, &moves);
-    v1::Action* a = record.add_actions();
-    a->set_roll(roll);
-    if (moves.empty()) {
-      PassTurn(&pos);
-    } else {
-      const Move m = moves[rng.Below(moves.size())];
-      a->set_from(m.from);
-      a->set_to(m.to);
-      ApplyMove(r, &pos, m);
-    }
-  }
-  return record;
+  return PlayRandomGame(**loaded, rng, options).record;
 }
 
 // --- RoyalUr's own files -------------------------------------------------------

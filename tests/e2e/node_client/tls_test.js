@@ -1,5 +1,5 @@
 // TLS and client certificates: Node's @grpc/grpc-js against the real scribed
-// with the throw-away certificates tests/tls_test.sh made.
+// with the throw-away certificates tests/e2e/tls_test.sh made.
 //
 // Usage: SCRIBED=path/to/scribed CERTS=dir node --test tls_test.js
 //   CERTS holds ca.crt, server.{crt,key}, client.{crt,key} (signed by ca),
@@ -14,10 +14,10 @@ const path = require('node:path');
 const grpc = require('@grpc/grpc-js');
 const protoLoader = require('@grpc/proto-loader');
 
-const ROOT = path.resolve(__dirname, '..', '..');
+const ROOT = path.resolve(__dirname, '..', '..', '..');
 const SCRIBED = process.env.SCRIBED;
 const CERTS = process.env.CERTS;
-assert.ok(SCRIBED && CERTS, 'SCRIBED and CERTS must be set (tests/tls_test.sh sets them)');
+assert.ok(SCRIBED && CERTS, 'SCRIBED and CERTS must be set (tests/e2e/tls_test.sh sets them)');
 const pem = (name) => fs.readFileSync(path.join(CERTS, name));
 const file = (name) => path.join(CERTS, name);
 const EXAMPLE = fs.readFileSync(path.join(ROOT, 'examples', 'finkel-game.json'));

@@ -11,7 +11,7 @@
 #include "engine/position.h"
 #include "engine/ruleset.h"
 #include "gtest/gtest.h"
-#include "tests/test_data.h"
+#include "tests/common/test_data.h"
 
 namespace scribe {
 namespace {
