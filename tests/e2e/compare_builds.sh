@@ -60,7 +60,8 @@ else
 fi
 for side in before after; do
   [ "$side" = before ] && dir="$BEFORE" || dir="$AFTER"
-  read -r cli svc <<< "$(binaries "$dir")" || exit 2
+  read -r cli svc <<< "$(binaries "$dir")"
+  [ -n "$cli" ] || exit 2
   # Run by name from PATH, so usage messages name "scribe" alike.
   mkdir -p "$WORK/$side/bin"
   ln -s "$cli" "$WORK/$side/bin/scribe"
@@ -250,6 +251,7 @@ echo "$(wc -l < "$CASES") command cases, then the RPCs; inputs in $IN" >&2
 { run_side before; rpc_side before; } & JOBS+=($!)
 { run_side after; rpc_side after; } & JOBS+=($!)
 wait "${JOBS[@]}"
+JOBS=()
 
 # Compares: one line per case that differs, with a short diff.
 passed=0; failed=0; i=0
@@ -260,9 +262,14 @@ while IFS=$'\x1f' read -r name mask cmd; do
   else
     failed=$((failed + 1))
     echo "DIFF $name"
-    echo "$out" | head -n 8 | cut -c1-300 | sed 's/^/    /'
+    echo "$out" | sed "s|$WORK/before/cases/$i/||; s|$WORK/after/cases/$i/||" | head -n 8 | cut -c1-300 | sed 's/^/    /'
   fi
 done < "$CASES"
+for side in before after; do   # a dump that broke off proves nothing
+  if ! grep -qx 'rpc_dump exit 0' "$WORK/$side/rpc/rpc.out"; then
+    failed=$((failed + 1)); echo "FAIL rpc_dump on $side: $(tail -n 3 "$WORK/$side/rpc/rpc.err" 2>/dev/null | tr '\n' ' ')"
+  fi
+done
 if out="$(diff "$WORK/before/rpc/server.log" "$WORK/after/rpc/server.log" 2>&1)"; then passed=$((passed + 1)); else
   failed=$((failed + 1)); echo "DIFF scribed log"; echo "$out" | head -n 8 | cut -c1-300 | sed 's/^/    /'
 fi

@@ -239,7 +239,7 @@ async function refereeCalls() {
       const roll = seed % 5;
       const legal = await dump(`${reference} walk ${step}`, 'ListLegalMoves', { ruleset, position, roll });
       if (legal.error) continue;  // a throw these dice cannot make: the next one
-      const moves = legal.response.moves;
+      const moves = legal.response.moves || [];  // absent when the throw passes
       const move = moves.length ? moves[(seed >> 8) % moves.length] : undefined;
       const made = await dump(`${reference} walk ${step}`, 'MakeMove', { ruleset, position, roll, move });
       if (made.error) break;
