@@ -12,21 +12,9 @@
 #include "absl/strings/str_cat.h"
 #include "google/protobuf/util/json_util.h"
 #include "records/finding_codes.h"
+#include "records/json_depth.h"
 
 namespace scribe {
-
-void LineColumn(absl::string_view text, size_t offset, int* line, int* column) {
-  *line = 1;
-  *column = 1;
-  for (size_t i = 0; i < offset && i < text.size(); ++i) {
-    if (text[i] == '\n') {
-      ++*line;
-      *column = 1;
-    } else {
-      ++*column;
-    }
-  }
-}
 
 namespace {
 
@@ -35,35 +23,6 @@ v1::Finding MakeFinding(absl::string_view code, std::string message) {
   f.set_code(std::string(code));
   f.set_message(std::move(message));
   return f;
-}
-
-// Records nest a few levels deep; anything deeper is refused before a
-// recursive parser or printer could exhaust the stack.
-constexpr int kMaxJsonDepth = 32;
-
-// The depth of the deepest nesting of [ and { outside strings, and where it
-// passes the limit.
-int JsonDepth(absl::string_view text, size_t* deep_at) {
-  int depth = 0, max_depth = 0;
-  bool in_string = false;
-  for (size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (in_string) {
-      if (c == '\\') ++i;
-      else if (c == '"') in_string = false;
-      continue;
-    }
-    if (c == '"') in_string = true;
-    else if (c == '[' || c == '{') {
-      if (++depth > max_depth) {
-        max_depth = depth;
-        if (depth == kMaxJsonDepth + 1) *deep_at = i;
-      }
-    } else if (c == ']' || c == '}') {
-      --depth;
-    }
-  }
-  return max_depth;
 }
 
 namespace pb = google::protobuf;
@@ -567,24 +526,16 @@ ParsedRecords ParseJsonRecords(absl::string_view text) {
 ParsedRecords ParseJsonRecordsGeneral(absl::string_view text) {
   ParsedRecords out;
   if (const size_t nul = text.find('\0'); nul != absl::string_view::npos) {
-    v1::Finding f = MakeFinding(codes::kJsonSyntax, "not valid JSON: a NUL byte (is this a binary file?)");
-    int line, column;
-    LineColumn(text, nul, &line, &column);
-    f.set_line(line);
-    f.set_column(column);
-    out.findings.push_back(std::move(f));
+    out.findings.push_back(MakeFinding(codes::kJsonSyntax, "not valid JSON: a NUL byte (is this a binary file?)",
+                                       LineIndex(text), nul, -1));
     out.entries = 1;
     return out;
   }
   size_t deep_at = 0;
   if (JsonDepth(text, &deep_at) > kMaxJsonDepth) {
-    v1::Finding f = MakeFinding(codes::kNotARecord, absl::StrCat("not a record: nested more than ", kMaxJsonDepth,
-                                                            " levels deep"));
-    int line, column;
-    LineColumn(text, deep_at, &line, &column);
-    f.set_line(line);
-    f.set_column(column);
-    out.findings.push_back(std::move(f));
+    out.findings.push_back(MakeFinding(codes::kNotARecord,
+                                       absl::StrCat("not a record: nested more than ", kMaxJsonDepth, " levels deep"),
+                                       LineIndex(text), deep_at, -1));
     out.entries = 1;
     return out;
   }
@@ -592,11 +543,7 @@ ParsedRecords ParseJsonRecordsGeneral(absl::string_view text) {
   try {
     doc = nlohmann::json::parse(text.begin(), text.end());
   } catch (const nlohmann::json::parse_error& e) {
-    v1::Finding f = MakeFinding(codes::kJsonSyntax, e.what());
-    int line, column;
-    LineColumn(text, e.byte > 0 ? e.byte - 1 : 0, &line, &column);
-    f.set_line(line);
-    f.set_column(column);
+    v1::Finding f = MakeFinding(codes::kJsonSyntax, e.what(), LineIndex(text), e.byte > 0 ? e.byte - 1 : 0, -1);
     // nlohmann's own text names the byte; say it as line and column.
     const std::string what = e.what();
     const auto colon = what.find("parse error");

@@ -35,9 +35,6 @@ std::string WriteJsonRecord(const v1::GameRecord& record);
 // is written, even when it is 0.
 std::string MessageToJson(const google::protobuf::Message& message, bool pretty = false);
 
-// 1-based line and column of a byte offset in text.
-void LineColumn(absl::string_view text, size_t offset, int* line, int* column);
-
 }  // namespace scribe
 
 #endif  // SCRIBE_RECORDS_JSON_RECORD_H_

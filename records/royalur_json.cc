@@ -15,6 +15,7 @@
 #include "engine/position.h"
 #include "engine/ruleset.h"
 #include "records/finding_codes.h"
+#include "records/json_depth.h"
 #include "records/position_string.h"
 #include "records/royalur.h"
 
@@ -24,9 +25,6 @@ namespace {
 using Json = nlohmann::json;
 using OrderedJson = nlohmann::ordered_json;
 
-// Games nest a few levels deep; anything deeper is refused before the
-// parser could exhaust the stack.
-constexpr int kMaxJsonDepth = 32;
 constexpr int kVersion = 2;
 
 // Where each value of a JSON text starts, as a tree parallel to the parsed
@@ -123,32 +121,6 @@ class Locator {
   absl::string_view text_;
   size_t pos_ = 0;
 };
-
-// The depth of the deepest nesting of [ and { outside strings, and where
-// it passes the limit.
-int JsonDepth(absl::string_view text, size_t* deep_at) {
-  int depth = 0, max_depth = 0;
-  bool in_string = false;
-  for (size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (in_string) {
-      if (c == '\\') ++i;
-      else if (c == '"') in_string = false;
-      continue;
-    }
-    if (c == '"') {
-      in_string = true;
-    } else if (c == '[' || c == '{') {
-      if (++depth > max_depth) {
-        max_depth = depth;
-        if (depth == kMaxJsonDepth + 1) *deep_at = i;
-      }
-    } else if (c == ']' || c == '}') {
-      --depth;
-    }
-  }
-  return max_depth;
-}
 
 std::string TypeName(const Json& j) { return j.type_name(); }
 
