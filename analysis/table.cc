@@ -192,7 +192,7 @@ double TableEvaluator::Value(const Position& pos) const {
 }
 
 std::string TableEvaluator::name() const {
-  return absl::StrCat("table ", rules_->ruleset.id().empty() ? "custom" : rules_->ruleset.id(), " ", info_.digest,
+  return absl::StrCat("table ", RulesetName(*rules_), " ", info_.digest,
                       " (exact)");
 }
 

@@ -77,10 +77,6 @@ std::string MoveText(const Rules& rules, const Position& pos, Move move, bool ti
 
 std::string Percent(double chance) { return absl::StrFormat("%.3f%%", 100 * chance); }
 
-std::string RulesetName(const Rules& rules, const std::string& ref) {
-  return rules.ruleset.id().empty() ? ref : rules.ruleset.id();
-}
-
 std::string Rolls(const Rules& rules) {
   std::vector<int> rolls;
   for (const RollOutcome& o : rules.outcomes) rolls.push_back(o.roll);
@@ -102,7 +98,7 @@ int CmdSuggest(const SuggestOptions& o) {
                                          " has borne off every piece); there is nothing to suggest"));
   }
   if (!rules->CanRoll(o.roll)) {
-    return Usage("suggest", absl::StrCat("--roll ", o.roll, ": the dice of ", RulesetName(*rules, o.ruleset),
+    return Usage("suggest", absl::StrCat("--roll ", o.roll, ": the dice of ", RulesetReference(*rules, o.ruleset),
                                          " cannot throw it (they throw ", Rolls(*rules), ")"));
   }
   std::shared_ptr<const Evaluator> evaluator;
@@ -117,7 +113,7 @@ int CmdSuggest(const SuggestOptions& o) {
   }
   const std::vector<ValuedMove> ranked = RankMovesByValue(*evaluator, pos, o.roll);
   const Side me = pos.to_move;
-  const std::string name = RulesetName(*rules, o.ruleset);
+  const std::string name = RulesetReference(*rules, o.ruleset);
 
   if (o.format == "json") {
     nlohmann::ordered_json out;
@@ -209,7 +205,7 @@ int CmdMatch(const MatchCliOptions& o) {
   options.games = o.games;
   options.seed = o.seed;
   const MatchResult r = PlayMatch(*rules, **light, **dark, options);
-  const std::string name = RulesetName(*rules, o.ruleset);
+  const std::string name = RulesetReference(*rules, o.ruleset);
   const bool throw_off = rules->opening == v1::OPENING_THROW_OFF;
   const std::string who_starts =
       throw_off ? "a throw-off decides who starts each game" : "light starts the odd games, dark the even ones";

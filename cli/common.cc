@@ -115,7 +115,7 @@ absl::StatusOr<RecordIo> ReaderOptions(const std::string& ruleset_ref, bool tile
   auto rules = CliRuleset(ruleset_ref);
   if (!rules.ok()) return rules.status();
   io.rules = *rules;
-  io.ruleset = (*rules)->ruleset.id().empty() ? ruleset_ref : (*rules)->ruleset.id();
+  io.ruleset = RulesetReference(**rules, ruleset_ref);
   return io;
 }
 

@@ -9,6 +9,7 @@
 #include "cli/common.h"
 #include "cli/record_output.h"
 #include "engine/search.h"
+#include "records/finding_codes.h"
 #include "review/annotate.h"
 #include "review/annotation_text.h"
 #include "records/formats.h"
@@ -44,7 +45,7 @@ int CmdValidate(const ValidateOptions& o) {
       fr->set_file(path);
       fr->set_valid(false);
       v1::Finding* f = fr->add_findings();
-      f->set_code("file-unreadable");
+      f->set_code(std::string(codes::kFileUnreadable));
       f->set_message(error);
       continue;
     }

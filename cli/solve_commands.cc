@@ -8,6 +8,7 @@
 #include "absl/strings/str_format.h"
 #include "analysis/table.h"
 #include "cli/common.h"
+#include "engine/ruleset.h"
 #include "engine/solver.h"
 #include "engine/state_index.h"
 
@@ -92,7 +93,7 @@ int CmdTableInfo(const TableInfoOptions& args) {
   std::cout << absl::StrFormat(
       "ruleset      %s\ndigest       %s\npositions    %d\nfile         %d bytes\nsolve time   %.1f s\n"
       "residual     %.2e\nstart        %.4f%% for the side to move first\n",
-      rules.ruleset.id().empty() ? "custom" : rules.ruleset.id(), info.digest, info.positions, info.file_bytes,
+      RulesetName(rules), info.digest, info.positions, info.file_bytes,
       info.seconds, info.tolerance, 100.0 * (*table)->Value(StartPosition(rules)));
   return kExitOk;
 }

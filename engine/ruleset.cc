@@ -841,6 +841,14 @@ void AppendFieldText(const pb::Message& m, const pb::FieldDescriptor* f, const s
 
 }  // namespace
 
+std::string RulesetName(const Rules& rules) {
+  return rules.ruleset.id().empty() ? std::string("custom rules") : rules.ruleset.id();
+}
+
+std::string RulesetReference(const Rules& rules, absl::string_view reference) {
+  return rules.ruleset.id().empty() ? std::string(reference) : rules.ruleset.id();
+}
+
 std::string RulesetToText(const v1::Ruleset& resolved) {
   std::string out;
   const pb::Descriptor* d = resolved.GetDescriptor();

@@ -79,6 +79,15 @@ std::string RulesetDigest(const v1::Ruleset& resolved);
 // prints); LoadRulesetText reads it back to the same rules.
 std::string RulesetToText(const v1::Ruleset& resolved);
 
+// How rules are named to a person: their id ("finkel",
+// "finkel(pieces=2)", a ruleset file's id), or "custom rules" for rules
+// of one's own that carry none.
+std::string RulesetName(const Rules& rules);
+
+// How a record refers to rules: their id, or `reference` (what the user
+// typed, a ruleset file's path) when they carry none.
+std::string RulesetReference(const Rules& rules, absl::string_view reference);
+
 }  // namespace scribe
 
 #endif  // SCRIBE_ENGINE_RULESET_H_

@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "engine/ruleset.h"
 
 namespace scribe {
 namespace {
@@ -93,7 +94,7 @@ absl::StatusOr<Position> ParsePositionString(const Rules& rules, absl::string_vi
   }
   if (std::string problem = CheckPosition(rules, pos); !problem.empty()) {
     return absl::InvalidArgumentError(absl::StrCat("the position is impossible under ",
-                                                   rules.ruleset.id().empty() ? "these rules" : rules.ruleset.id(),
+                                                   RulesetName(rules),
                                                    ": ", problem));
   }
   return pos;

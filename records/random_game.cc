@@ -1,6 +1,7 @@
 #include "records/random_game.h"
 
 #include "absl/strings/str_cat.h"
+#include "engine/ruleset.h"
 #include "records/referee.h"
 
 namespace scribe {
@@ -76,7 +77,7 @@ v1::GameRecord RandomGame(const Rules& rules, Rng& rng, const RandomGameOptions&
 
 RandomGameOptions ScribePlayOptions(const Rules& rules, const std::string& reference, uint64_t seed) {
   RandomGameOptions options;
-  options.ruleset = rules.ruleset.id().empty() ? reference : rules.ruleset.id();
+  options.ruleset = RulesetReference(rules, reference);
   options.ruleset_digest = true;
   options.tags = {{"Light", "random"}, {"Dark", "random"}, {"Seed", absl::StrCat(seed)}};
   options.throw_off = true;

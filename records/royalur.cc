@@ -210,7 +210,7 @@ absl::StatusOr<std::string> ComputeRulesetReference(const RoyalUrSettings& s) {
 
 absl::StatusOr<RoyalUrSettings> ComputeSettings(const Rules& rules) {
   const v1::Ruleset& r = rules.ruleset;
-  const std::string name = r.id().empty() ? std::string("these rules") : absl::StrCat("ruleset \"", r.id(), "\"");
+  const std::string name = r.id().empty() ? RulesetName(rules) : absl::StrCat("ruleset \"", r.id(), "\"");
   RoyalUrSettings s;
   const RoyalUrPath* path = nullptr;
   for (const RoyalUrPath& p : kPaths) {

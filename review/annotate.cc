@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "engine/board.h"
+#include "engine/ruleset.h"
 #include "records/referee.h"
 
 namespace scribe {
@@ -113,7 +114,7 @@ absl::Status AddWinningChances(const v1::GameRecord& record, const Evaluator& ev
   const Rules& rules = *annotated->rules;
   if (evaluator.rules().digest != rules.digest) {
     const auto name = [](const Rules& r) {
-      return absl::StrCat(r.ruleset.id().empty() ? "custom rules" : r.ruleset.id(), " (digest ", r.digest, ")");
+      return absl::StrCat(RulesetName(r), " (digest ", r.digest, ")");
     };
     return absl::FailedPreconditionError(
         absl::StrCat("the evaluator (", evaluator.name(), ") answers for ", name(evaluator.rules()),

@@ -8,6 +8,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_replace.h"
 #include "engine/board.h"
+#include "engine/ruleset.h"
 
 namespace scribe {
 namespace {
@@ -249,7 +250,7 @@ std::string SvgBoard(const Rules& rules, const Position& pos, const SvgOptions& 
   const auto pieces = PiecesByTile(rules, pos);
   const std::string caption =
       options.caption.empty()
-          ? absl::StrCat(rules.ruleset.id().empty() ? "custom rules" : rules.ruleset.id(), " \xE2\x80\x94 ",
+          ? absl::StrCat(RulesetName(rules), " \xE2\x80\x94 ",
                          StatusLine(rules, pos))
           : options.caption;
   const std::string legend = HasPhases(rules) ? "pieces with five dots are turned over, on the way down" : "";

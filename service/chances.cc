@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "engine/ruleset.h"
 #include "engine/search.h"
 #include "service/errors.h"
 #include "service/service.h"
@@ -17,8 +18,7 @@ namespace {
 constexpr char kTableNotLoaded[] = "TABLE_NOT_LOADED";
 
 std::string RulesName(const Rules& rules) {
-  return absl::StrCat("ruleset ", rules.ruleset.id().empty() ? std::string("custom") : rules.ruleset.id(),
-                      " (digest ", rules.digest, ")");
+  return absl::StrCat(rules.ruleset.id().empty() ? "" : "ruleset ", RulesetName(rules), " (digest ", rules.digest, ")");
 }
 
 }  // namespace

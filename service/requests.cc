@@ -5,6 +5,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "engine/ruleset.h"
 #include "engine/search.h"
 #include "records/position_string.h"
 #include "records/referee.h"
@@ -62,7 +63,9 @@ bool ReadInput(const v1::RecordInput& in, const std::string& field, const Servic
   if (in.has_ruleset()) {
     out->io.rules = ResolveSelector(in.ruleset(), absl::StrCat(field, ".ruleset"), false, violations);
     if (out->io.rules) {
-      out->io.ruleset = out->io.rules->ruleset.id().empty() ? std::string("custom") : out->io.rules->ruleset.id();
+      // Records that name no ruleset are given the rules' id ("custom" for
+      // a text without one).
+      out->io.ruleset = RulesetReference(*out->io.rules, "custom");
     }
   }
   switch (in.kind_case()) {

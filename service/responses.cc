@@ -3,6 +3,7 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "records/finding_codes.h"
 
 namespace scribe::service {
 
@@ -28,7 +29,7 @@ void SetBadRequest(const std::vector<FieldViolation>& violations, v1::ValidateRe
   response->set_valid(false);
   for (const FieldViolation& v : violations) {
     v1::Finding* f = response->add_findings();
-    f->set_code("bad-request");
+    f->set_code(std::string(codes::kBadRequest));
     f->set_message(absl::StrCat(v.field, ": ", v.description));
   }
 }

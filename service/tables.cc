@@ -8,6 +8,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_replace.h"
 #include "analysis/table.h"
+#include "engine/ruleset.h"
 
 namespace scribe::service {
 
@@ -21,7 +22,7 @@ absl::StatusOr<std::vector<LoadedTable>> OpenTables(const std::vector<std::strin
       return absl::Status(table.status().code(), absl::StrReplaceAll(table.status().message(), {{"\n", " "}}));
     }
     const Rules& rules = (*table)->rules();
-    const std::string name = rules.ruleset.id().empty() ? std::string("custom") : rules.ruleset.id();
+    const std::string name = RulesetName(rules);
     if (auto seen = by_digest.find(rules.digest); seen != by_digest.end()) {
       return absl::InvalidArgumentError(absl::StrCat(path, ": a second table of ruleset ", name, " (digest ",
                                                      rules.digest, "), after ", seen->second,
