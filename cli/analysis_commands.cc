@@ -18,6 +18,7 @@
 #include "engine/position.h"
 #include "engine/ruleset.h"
 #include "engine/search.h"
+#include "engine/status_macros.h"
 #include "nlohmann/json.hpp"
 #include "records/position_string.h"
 #include "records/squares.h"
@@ -53,9 +54,8 @@ int Usage(absl::string_view command, absl::string_view message) {
 // The solved table of --table, for `rules`.
 absl::StatusOr<std::shared_ptr<const Evaluator>> OpenTable(const std::string& path,
                                                            std::shared_ptr<const Rules> rules) {
-  auto table = TableEvaluator::Open(path, std::move(rules));
-  if (!table.ok()) return table.status();
-  return std::shared_ptr<const Evaluator>(std::move(*table));
+  SCRIBE_ASSIGN_OR_RETURN(std::unique_ptr<TableEvaluator> table, TableEvaluator::Open(path, std::move(rules)));
+  return std::shared_ptr<const Evaluator>(std::move(table));
 }
 
 // A move as TSN writes it, with its markers: x (xN) captures, * another

@@ -10,6 +10,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "engine/ruleset.h"
+#include "engine/status_macros.h"
 
 namespace scribe {
 
@@ -112,10 +113,8 @@ absl::StatusOr<RecordIo> ReaderOptions(const std::string& ruleset_ref, bool tile
   RecordIo io;
   io.tile_names = tile_names;
   if (ruleset_ref.empty()) return io;
-  auto rules = CliRuleset(ruleset_ref);
-  if (!rules.ok()) return rules.status();
-  io.rules = *rules;
-  io.ruleset = RulesetReference(**rules, ruleset_ref);
+  SCRIBE_ASSIGN_OR_RETURN(io.rules, CliRuleset(ruleset_ref));
+  io.ruleset = RulesetReference(*io.rules, ruleset_ref);
   return io;
 }
 

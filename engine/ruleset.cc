@@ -738,9 +738,8 @@ class RulesCache {
         return it->second;
       }
     }
-    auto resolved = resolve(problems);
-    if (!resolved.ok()) return resolved.status();
-    auto rules = MakeRules(*resolved);
+    SCRIBE_ASSIGN_OR_RETURN(const v1::Ruleset resolved, resolve(problems));
+    auto rules = MakeRules(resolved);
     std::lock_guard<std::mutex> lock(mu_);
     if (cache_.size() >= kMaxEntries) cache_.clear();
     cache_.emplace(key, rules);

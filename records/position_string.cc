@@ -6,6 +6,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "engine/ruleset.h"
+#include "engine/status_macros.h"
 
 namespace scribe {
 namespace {
@@ -83,8 +84,8 @@ absl::StatusOr<Position> ParsePositionString(const Rules& rules, absl::string_vi
     return absl::InvalidArgumentError("a position string separates light's part from dark's with '/'");
   }
   Position pos;
-  if (absl::Status s = ParseSide(rules, kLight, sides.substr(0, slash), &pos); !s.ok()) return s;
-  if (absl::Status s = ParseSide(rules, kDark, sides.substr(slash + 1), &pos); !s.ok()) return s;
+  SCRIBE_RETURN_IF_ERROR(ParseSide(rules, kLight, sides.substr(0, slash), &pos));
+  SCRIBE_RETURN_IF_ERROR(ParseSide(rules, kDark, sides.substr(slash + 1), &pos));
   if (mover == "L") {
     pos.to_move = kLight;
   } else if (mover == "D") {

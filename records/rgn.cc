@@ -11,6 +11,7 @@
 #include "absl/strings/str_replace.h"
 #include "engine/board.h"
 #include "engine/ruleset.h"
+#include "engine/status_macros.h"
 #include "records/finding_codes.h"
 #include "records/royalur.h"
 
@@ -553,7 +554,7 @@ absl::Status CheckNoComment(absl::string_view comment, absl::string_view what) {
 }
 
 absl::Status WriteGame(const JudgedRecord& judged, std::string* out) {
-  if (absl::Status s = RequireLegal(judged, "RGN"); !s.ok()) return s;
+  SCRIBE_RETURN_IF_ERROR(RequireLegal(judged, "RGN"));
   const v1::GameRecord& record = judged.record;
   const RefereeResult& result = judged.verdict;
   const Rules& rules = *result.rules;
@@ -577,9 +578,9 @@ absl::Status WriteGame(const JudgedRecord& judged, std::string* out) {
     return absl::InvalidArgumentError(
         "RGN has no way to say a set-up position: its games start with every piece waiting (write TSN or JSON)");
   }
-  if (absl::Status s = CheckNoComment(record.comment(), "the record"); !s.ok()) return s;
+  SCRIBE_RETURN_IF_ERROR(CheckNoComment(record.comment(), "the record"));
   for (int i = 0; i < record.actions_size(); ++i) {
-    if (absl::Status s = CheckNoComment(record.actions(i).comment(), absl::StrCat("action ", i)); !s.ok()) return s;
+    SCRIBE_RETURN_IF_ERROR(CheckNoComment(record.actions(i).comment(), absl::StrCat("action ", i)));
   }
   std::string tags;
   for (const auto& [name, value] : RoyalUrTagOrder(record.tags())) {

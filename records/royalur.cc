@@ -14,6 +14,7 @@
 #include "absl/strings/strip.h"
 #include "engine/board.h"
 #include "engine/ruleset.h"
+#include "engine/status_macros.h"
 
 namespace scribe {
 namespace {
@@ -117,9 +118,7 @@ absl::StatusOr<v1::Ruleset> RulesetFromRoyalUrSettings(const RoyalUrSettings& s)
     return absl::InvalidArgumentError(
         absl::StrCat("start_pieces ", s.start_pieces, " is out of range: Scribe plays 1 to ", kMaxPieces));
   }
-  auto base = ResolveReference(path->preset);
-  if (!base.ok()) return base.status();
-  v1::Ruleset r = *std::move(base);
+  SCRIBE_ASSIGN_OR_RETURN(v1::Ruleset r, ResolveReference(path->preset));
   r.clear_id();
   r.clear_title();
   r.clear_source();
@@ -164,9 +163,8 @@ class Cache {
 };
 
 absl::StatusOr<std::string> ComputeRulesetReference(const RoyalUrSettings& s) {
-  auto wanted = RulesetFromRoyalUrSettings(s);
-  if (!wanted.ok()) return wanted.status();
-  const std::string digest = RulesetDigest(*wanted);
+  SCRIBE_ASSIGN_OR_RETURN(const v1::Ruleset wanted, RulesetFromRoyalUrSettings(s));
+  const std::string digest = RulesetDigest(wanted);
   for (const PresetInfo& p : Presets()) {
     auto rules = LoadRuleset(p.id);
     if (rules.ok() && (*rules)->digest == digest) return p.id;
@@ -175,10 +173,9 @@ absl::StatusOr<std::string> ComputeRulesetReference(const RoyalUrSettings& s) {
   for (const RoyalUrPath& p : kPaths) {
     if (s.paths == p.name) base_id = p.preset;
   }
-  auto base = LoadRuleset(base_id);
-  if (!base.ok()) return base.status();
-  const v1::Ruleset& b = (*base)->ruleset;
-  const v1::Ruleset& w = *wanted;
+  SCRIBE_ASSIGN_OR_RETURN(const std::shared_ptr<const Rules> base, LoadRuleset(base_id));
+  const v1::Ruleset& b = base->ruleset;
+  const v1::Ruleset& w = wanted;
   std::vector<std::string> overrides;
   if (w.pieces() != b.pieces()) overrides.push_back(absl::StrCat("pieces=", w.pieces()));
   if (w.dice().count() != b.dice().count()) overrides.push_back(absl::StrCat("dice.count=", w.dice().count()));

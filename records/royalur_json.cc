@@ -14,6 +14,7 @@
 #include "engine/board.h"
 #include "engine/position.h"
 #include "engine/ruleset.h"
+#include "engine/status_macros.h"
 #include "records/finding_codes.h"
 #include "records/json_depth.h"
 #include "records/position_string.h"
@@ -617,12 +618,11 @@ class GameReader {
 // --- writing ------------------------------------------------------------------
 
 absl::Status GameToJson(const JudgedRecord& judged, OrderedJson* out) {
-  if (absl::Status s = RequireLegal(judged, "RoyalUr JSON"); !s.ok()) return s;
+  SCRIBE_RETURN_IF_ERROR(RequireLegal(judged, "RoyalUr JSON"));
   const v1::GameRecord& record = judged.record;
   const RefereeResult& result = judged.verdict;
   const Rules& r = *result.rules;
-  auto settings = RoyalUrSettingsForRules(r);
-  if (!settings.ok()) return settings.status();
+  SCRIBE_ASSIGN_OR_RETURN(const RoyalUrSettings settings, RoyalUrSettingsForRules(r));
   if (record.opening_size() > 0) {
     return absl::InvalidArgumentError(
         "RoyalUr JSON has no way to say an opening throw-off (write TSN or JSON to keep it)");
@@ -656,13 +656,13 @@ absl::Status GameToJson(const JudgedRecord& judged, OrderedJson* out) {
     metadata[name] = value;
   }
   if (!metadata.empty()) g["metadata"] = std::move(metadata);
-  g["settings"] = {{"board_shape", settings->board_shape},
-                   {"paths", settings->paths},
-                   {"dice", settings->dice},
-                   {"start_pieces", settings->start_pieces},
-                   {"safe_rosettes", settings->safe_rosettes},
-                   {"rosettes_grant_rolls", settings->rosettes_grant_rolls},
-                   {"captures_grant_rolls", settings->captures_grant_rolls}};
+  g["settings"] = {{"board_shape", settings.board_shape},
+                   {"paths", settings.paths},
+                   {"dice", settings.dice},
+                   {"start_pieces", settings.start_pieces},
+                   {"safe_rosettes", settings.safe_rosettes},
+                   {"rosettes_grant_rolls", settings.rosettes_grant_rolls},
+                   {"captures_grant_rolls", settings.captures_grant_rolls}};
   Position pos = *result.start;  // a legal record has one
   OrderedJson board_pieces = OrderedJson::object();
   for (TileId tile : BoardTiles(r.ruleset.board())) {

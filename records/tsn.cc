@@ -15,6 +15,7 @@
 #include "absl/strings/str_split.h"
 #include "engine/board.h"
 #include "engine/ruleset.h"
+#include "engine/status_macros.h"
 #include "records/finding_codes.h"
 
 namespace scribe {
@@ -675,7 +676,7 @@ std::string EscapeComment(absl::string_view text) {
 }
 
 absl::Status WriteGame(const JudgedRecord& judged, const TsnWriteOptions& options, std::string* out) {
-  if (absl::Status s = RequireLegal(judged, "TSN"); !s.ok()) return s;
+  SCRIBE_RETURN_IF_ERROR(RequireLegal(judged, "TSN"));
   const v1::GameRecord& record = judged.record;
   const RefereeResult& result = judged.verdict;
   const Rules& rules = *result.rules;

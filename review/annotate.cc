@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "engine/board.h"
 #include "engine/ruleset.h"
+#include "engine/status_macros.h"
 #include "records/referee.h"
 
 namespace scribe {
@@ -171,7 +172,7 @@ absl::StatusOr<AnnotatedRecord> AnnotateWithValues(const v1::GameRecord& record,
                                                    const EvaluationWeights& weights) {
   absl::StatusOr<AnnotatedRecord> annotated = AnnotateRecord(record, std::move(rules), weights);
   if (!annotated.ok()) return annotated;
-  if (absl::Status s = AddWinningChances(record, evaluator, &*annotated, thresholds); !s.ok()) return s;
+  SCRIBE_RETURN_IF_ERROR(AddWinningChances(record, evaluator, &*annotated, thresholds));
   return annotated;
 }
 

@@ -19,17 +19,12 @@
 #include "records/random_game.h"
 #include "records/referee.h"
 #include "records/tsn.h"
+#include "tests/common/test_rules.h"
 
 namespace scribe {
 namespace {
 
 using ::google::protobuf::util::MessageDifferencer;
-
-std::shared_ptr<const Rules> MustLoad(const std::string& reference) {
-  auto r = LoadRuleset(reference);
-  EXPECT_TRUE(r.ok()) << reference << ": " << r.status();
-  return r.ok() ? *r : nullptr;
-}
 
 std::vector<std::string> References() {
   std::vector<std::string> out;

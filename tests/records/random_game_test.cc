@@ -14,15 +14,10 @@
 #include "gtest/gtest.h"
 #include "records/json_record.h"
 #include "records/referee.h"
+#include "tests/common/test_rules.h"
 
 namespace scribe {
 namespace {
-
-std::shared_ptr<const Rules> MustLoad(const std::string& reference) {
-  auto loaded = LoadRuleset(reference);
-  EXPECT_TRUE(loaded.ok()) << reference << ": " << loaded.status();
-  return loaded.ok() ? *loaded : nullptr;
-}
 
 std::vector<std::string> References() {
   std::vector<std::string> out;

@@ -21,18 +21,13 @@
 #include "records/referee.h"
 #include "records/squares.h"
 #include "tests/common/test_data.h"
+#include "tests/common/test_rules.h"
 
 namespace scribe {
 namespace {
 
 using ::google::protobuf::util::MessageDifferencer;
 using nlohmann::json;
-
-std::shared_ptr<const Rules> MustLoad(const std::string& reference) {
-  auto r = LoadRuleset(reference);
-  EXPECT_TRUE(r.ok()) << reference << ": " << r.status();
-  return r.ok() ? *r : nullptr;
-}
 
 // Parses text that must hold exactly one well-formed record.
 v1::GameRecord Record(const std::string& text) {

@@ -40,23 +40,13 @@
 #include "tests/common/exact_test_evaluator.h"
 #include "records/tsn.h"
 #include "tests/common/test_data.h"
+#include "tests/common/test_positions.h"
+#include "tests/common/test_rules.h"
 
 namespace scribe {
 namespace {
 
 using nlohmann::json;
-
-std::shared_ptr<const Rules> MustLoad(const std::string& reference) {
-  auto r = LoadRuleset(reference);
-  EXPECT_TRUE(r.ok()) << reference << ": " << r.status();
-  return r.ok() ? *r : nullptr;
-}
-
-Position MustParse(const Rules& rules, const std::string& text) {
-  auto pos = ParsePositionString(rules, text);
-  EXPECT_TRUE(pos.ok()) << text << ": " << pos.status();
-  return pos.ok() ? *pos : Position();
-}
 
 Move M(int from, int to) { return Move{static_cast<uint8_t>(from), static_cast<uint8_t>(to)}; }
 

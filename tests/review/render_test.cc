@@ -18,21 +18,11 @@
 #include "gtest/gtest.h"
 #include "records/position_string.h"
 #include "review/render.h"
+#include "tests/common/test_positions.h"
+#include "tests/common/test_rules.h"
 
 namespace scribe {
 namespace {
-
-std::shared_ptr<const Rules> MustLoad(const std::string& reference) {
-  auto r = LoadRuleset(reference);
-  EXPECT_TRUE(r.ok()) << reference << ": " << r.status();
-  return r.ok() ? *r : nullptr;
-}
-
-Position MustParse(const Rules& rules, const std::string& text) {
-  auto pos = ParsePositionString(rules, text);
-  EXPECT_TRUE(pos.ok()) << text << ": " << pos.status();
-  return pos.ok() ? *pos : Position();
-}
 
 // --- the text board ---------------------------------------------------------------
 
