@@ -17,25 +17,71 @@
 
 namespace scribe {
 
+namespace {
+
+// One format: its name, its reader and writer, and the checks of its
+// written form (none for formats that do not say where things were written).
+struct FormatSpec {
+  Format format;
+  absl::string_view name;
+  ParsedRecords (*read)(absl::string_view text, const RecordIo& io);
+  absl::StatusOr<std::string> (*write)(const std::vector<JudgedRecord>& records, const RecordIo& io);
+  std::vector<v1::Finding> (*check_form)(const RecordSource& source, const RefereeResult& verdict,
+                                         const v1::GameRecord& record, const LineIndex& lines, int record_index);
+};
+
+absl::StatusOr<std::string> WriteJsonRecords(const std::vector<JudgedRecord>& records, const RecordIo&) {
+  if (records.size() == 1) return WriteJsonRecord(records[0].record) + "\n";
+  std::string out = "[";
+  for (size_t k = 0; k < records.size(); ++k) {
+    absl::StrAppend(&out, k == 0 ? "" : ",\n", WriteJsonRecord(records[k].record));
+  }
+  return out + "]\n";
+}
+
+// The registry: every format Scribe reads and writes, in FormatNames order.
+const FormatSpec kFormats[] = {
+    {Format::kTsn, "tsn",
+     [](absl::string_view text, const RecordIo& io) { return ReadTsn(text, io.rules, io.ruleset); },
+     [](const std::vector<JudgedRecord>& records, const RecordIo& io) {
+       TsnWriteOptions options;
+       options.squares = io.tile_names ? SquareStyle::kTiles : SquareStyle::kPathNumbers;
+       return WriteTsn(records, options);
+     },
+     CheckTsnForm},
+    {Format::kJson, "json", [](absl::string_view text, const RecordIo&) { return ParseJsonRecords(text); },
+     WriteJsonRecords, nullptr},
+    {Format::kRgn, "rgn",
+     [](absl::string_view text, const RecordIo& io) { return ReadRgn(text, io.ruleset, io.rules); },
+     [](const std::vector<JudgedRecord>& records, const RecordIo&) { return WriteRgn(records); }, CheckRgnForm},
+    {Format::kRoyalUrJson, "royalur-json", [](absl::string_view text, const RecordIo&) { return ReadRoyalUrJson(text); },
+     [](const std::vector<JudgedRecord>& records, const RecordIo&) { return WriteRoyalUrJson(records); },
+     CheckRoyalUrJsonForm},
+};
+
+const FormatSpec& Spec(Format format) {
+  for (const FormatSpec& spec : kFormats) {
+    if (spec.format == format) return spec;
+  }
+  return kFormats[0];  // every Format is in the table
+}
+
+}  // namespace
+
 std::optional<Format> FormatFromName(absl::string_view name) {
-  if (name == "tsn") return Format::kTsn;
-  if (name == "json") return Format::kJson;
-  if (name == "rgn") return Format::kRgn;
-  if (name == "royalur-json") return Format::kRoyalUrJson;
+  for (const FormatSpec& spec : kFormats) {
+    if (spec.name == name) return spec.format;
+  }
   return std::nullopt;
 }
 
-std::string FormatName(Format format) {
-  switch (format) {
-    case Format::kTsn: return "tsn";
-    case Format::kJson: return "json";
-    case Format::kRgn: return "rgn";
-    case Format::kRoyalUrJson: return "royalur-json";
-  }
-  return "?";
-}
+std::string FormatName(Format format) { return std::string(Spec(format).name); }
 
-std::vector<std::string> FormatNames() { return {"tsn", "json", "rgn", "royalur-json"}; }
+std::vector<std::string> FormatNames() {
+  std::vector<std::string> out;
+  for (const FormatSpec& spec : kFormats) out.emplace_back(spec.name);
+  return out;
+}
 
 namespace {
 
@@ -93,35 +139,12 @@ Format DetectFormat(absl::string_view file_name, absl::string_view text) {
 }
 
 ParsedRecords ReadRecords(Format format, absl::string_view text, const RecordIo& io) {
-  switch (format) {
-    case Format::kTsn: return ReadTsn(text, io.rules, io.ruleset);
-    case Format::kJson: return ParseJsonRecords(text);
-    case Format::kRgn: return ReadRgn(text, io.ruleset, io.rules);
-    case Format::kRoyalUrJson: return ReadRoyalUrJson(text);
-  }
-  return {};
+  return Spec(format).read(text, io);
 }
 
 absl::StatusOr<std::string> WriteRecords(Format format, const std::vector<JudgedRecord>& records,
                                          const RecordIo& io) {
-  switch (format) {
-    case Format::kTsn: {
-      TsnWriteOptions options;
-      options.squares = io.tile_names ? SquareStyle::kTiles : SquareStyle::kPathNumbers;
-      return WriteTsn(records, options);
-    }
-    case Format::kJson: {
-      if (records.size() == 1) return WriteJsonRecord(records[0].record) + "\n";
-      std::string out = "[";
-      for (size_t k = 0; k < records.size(); ++k) {
-        absl::StrAppend(&out, k == 0 ? "" : ",\n", WriteJsonRecord(records[k].record));
-      }
-      return out + "]\n";
-    }
-    case Format::kRgn: return WriteRgn(records);
-    case Format::kRoyalUrJson: return WriteRoyalUrJson(records);
-  }
-  return absl::InternalError("unknown format");
+  return Spec(format).write(records, io);
 }
 
 absl::StatusOr<std::string> WriteRecords(Format format, const std::vector<v1::GameRecord>& records,
@@ -138,33 +161,19 @@ const LineIndex& NoLines() {
   return *kNoLines;
 }
 
-// The written form's findings of one judged record (text formats only).
-// `lines` is built at the first finding to place (a valid file never
-// needs it).
+// The written form's findings of one judged record (text formats only),
+// checked without line starts first and again with them only when there is
+// a finding to place: `lines` is built then, once per file (a valid file
+// never needs it).
 std::vector<v1::Finding> FormFindings(Format format, absl::string_view text, const RecordSource& source,
                                       const v1::GameRecord& record, const RefereeResult& verdict, int index,
                                       std::optional<LineIndex>* lines) {
-  std::vector<v1::Finding> out;
-  switch (format) {
-    case Format::kTsn:
-      // Checked without line starts first; again with them only when there
-      // is a finding to place.
-      out = CheckTsnForm(source, verdict, record, *lines ? **lines : NoLines(), index);
-      if (!out.empty() && !*lines) {
-        lines->emplace(text);
-        out = CheckTsnForm(source, verdict, record, **lines, index);
-      }
-      break;
-    case Format::kRgn:
-      if (!*lines) lines->emplace(text);
-      out = CheckRgnForm(source, verdict, record, **lines, index);
-      break;
-    case Format::kRoyalUrJson:
-      if (!*lines) lines->emplace(text);
-      out = CheckRoyalUrJsonForm(source, verdict, record, **lines, index);
-      break;
-    case Format::kJson:
-      break;
+  const auto check = Spec(format).check_form;
+  if (check == nullptr) return {};
+  std::vector<v1::Finding> out = check(source, verdict, record, *lines ? **lines : NoLines(), index);
+  if (!out.empty() && !*lines) {
+    lines->emplace(text);
+    out = check(source, verdict, record, **lines, index);
   }
   return out;
 }
