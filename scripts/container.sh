@@ -69,13 +69,20 @@ if ! podman image exists "$BASE"; then
   root="$(mktemp -d "${TMPDIR:-/tmp}/scribe-bookworm.XXXXXX")"
   # debootstrap mounts /proc (and /sys) inside the tree while it runs:
   # unmount whatever is left there before removing it.
+  # (No mount left is the usual case: grep then finds nothing, which must
+  # not end the script under pipefail.)
   remove_root() {
-    findmnt -rn -o TARGET | grep -F "$root/" | sort -r | while read -r m; do $SUDO umount -l "$m"; done
+    { findmnt -rn -o TARGET | grep -F "$root/" || true; } | sort -r | while read -r m; do $SUDO umount -l "$m"; done
     $SUDO rm -rf --one-file-system "$root"
   }
   trap remove_root EXIT
   echo "container: debootstrap --variant=minbase bookworm from $mirror" >&2
-  $SUDO debootstrap --variant=minbase bookworm "$root" "$mirror" >/dev/null
+  log="${TMPDIR:-/tmp}/scribe-debootstrap.log"
+  if ! $SUDO debootstrap --variant=minbase bookworm "$root" "$mirror" >"$log" 2>&1; then
+    echo "container: debootstrap failed; the end of its log ($log):" >&2
+    tail -n 20 "$log" >&2
+    exit 1
+  fi
   # Keep the image small: no package lists or caches.
   rm -rf "$root"/var/lib/apt/lists/* "$root"/var/cache/apt/*.bin "$root"/var/cache/apt/archives/*.deb
   tar -C "$root" -c . | podman import --quiet - "$BASE" >/dev/null
@@ -87,7 +94,7 @@ fi
 # 4. The image, unless one built from the same source exists.
 # The hash covers what the Dockerfile copies in (every file git would track
 # there, committed or not) and the Dockerfile itself.
-SOURCES=(CMakeLists.txt proto engine analysis records cli service tests examples docker/Dockerfile)
+SOURCES=(CMakeLists.txt proto engine analysis records review cli service tests examples docs/validation.md docker/Dockerfile)
 # (less what .dockerignore keeps out of the context).
 hash="$(git ls-files -co --exclude-standard -z -- "${SOURCES[@]}" \
         | grep -zvE '/node_modules/|^tests/e2e/node_client/|^tests/e2e/(container|k8s_manifest|replicas)_test\.sh$' | sort -z \
