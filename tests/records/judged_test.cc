@@ -1,0 +1,145 @@
+// The one path from a file's text to judged records (records/formats.h
+// JudgeFile, ReadLegalRecords; records/judged.h): each record judged once,
+// its verdict kept and handed on, writers writing from the verdict.
+#include "records/judged.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/ruleset.h"
+#include "gtest/gtest.h"
+#include "records/formats.h"
+#include "records/json_record.h"
+#include "records/random_game.h"
+#include "records/tsn.h"
+#include "tests/common/test_rules.h"
+
+namespace scribe {
+namespace {
+
+v1::GameRecord FinkelGame(uint64_t seed, const std::string& ruleset = "finkel") {
+  const std::shared_ptr<const Rules> rules = MustLoad("finkel");
+  Rng rng(seed);
+  RandomGameOptions options;
+  options.ruleset = ruleset;
+  RandomGameResult game = PlayRandomGame(*rules, rng, options);
+  EXPECT_TRUE(game.over);
+  return game.record;
+}
+
+std::string JsonArray(const std::vector<v1::GameRecord>& records) {
+  std::string out = "[";
+  for (size_t k = 0; k < records.size(); ++k) out += (k ? ",\n" : "") + WriteJsonRecord(records[k]);
+  return out + "]";
+}
+
+TEST(JudgeFileTest, KeepsEveryRecordWithItsVerdictAndPositions) {
+  const std::vector<v1::GameRecord> games = {FinkelGame(1), FinkelGame(2), FinkelGame(3)};
+  JudgeOptions options;
+  options.referee.keep_positions = true;
+  const JudgedFile file = JudgeFile("games.json", JsonArray(games), Format::kJson, {}, options);
+  EXPECT_TRUE(file.report.valid());
+  EXPECT_EQ(file.entries, 3);
+  ASSERT_EQ(file.records.size(), 3u);
+  for (size_t k = 0; k < games.size(); ++k) {
+    const JudgedRecord& j = file.records[k];
+    EXPECT_EQ(j.index, static_cast<int>(k));
+    EXPECT_TRUE(j.verdict.valid());
+    ASSERT_NE(j.verdict.rules, nullptr);
+    EXPECT_EQ(j.verdict.outcomes.size(), static_cast<size_t>(games[k].actions_size()));
+    // The start and the position after every action; the last one is won.
+    ASSERT_EQ(j.verdict.positions.size(), static_cast<size_t>(games[k].actions_size()) + 1);
+    EXPECT_EQ(j.verdict.positions.front(), StartPosition(*j.verdict.rules));
+    EXPECT_TRUE(IsOver(*j.verdict.rules, j.verdict.positions.back()));
+    EXPECT_EQ(j.verdict.positions.back(), j.verdict.final_position);
+    // The replay was not asked for.
+    EXPECT_EQ(j.verdict.replay.actions_size(), 0);
+  }
+}
+
+TEST(JudgeFileTest, ValidationKeepsNothingButFindsTheSame) {
+  v1::GameRecord bad = FinkelGame(4);
+  bad.mutable_actions(3)->set_roll(9);
+  const std::string text = JsonArray({FinkelGame(5), bad});
+  JudgeOptions keep_none;
+  keep_none.keep_records = false;
+  const JudgedFile none = JudgeFile("f.json", text, Format::kJson, {}, keep_none);
+  const JudgedFile all = JudgeFile("f.json", text, Format::kJson);
+  EXPECT_TRUE(none.records.empty());
+  ASSERT_EQ(all.records.size(), 2u);
+  EXPECT_EQ(none.report.SerializeAsString(), all.report.SerializeAsString());
+  EXPECT_EQ(ValidateText("f.json", text, Format::kJson).SerializeAsString(), all.report.SerializeAsString());
+  ASSERT_EQ(all.report.findings_size(), 1);
+  EXPECT_EQ(all.report.findings(0).code(), "roll-impossible");
+  EXPECT_EQ(all.report.findings(0).record_index(), 1);
+  // The verdict keeps the referee's own finding.
+  ASSERT_EQ(all.records[1].verdict.findings.size(), 1u);
+  EXPECT_EQ(all.records[1].verdict.findings[0].action_index(), 3);
+}
+
+TEST(ReadLegalRecordsTest, AnIllegalRecordLeavesNoRecordToPassOn) {
+  v1::GameRecord bad = FinkelGame(6);
+  bad.mutable_actions(0)->set_to(bad.actions(0).to() + 1);
+  const JudgedFile file = ReadLegalRecords("f.json", JsonArray({FinkelGame(7), bad}), Format::kJson);
+  EXPECT_FALSE(file.report.valid());
+  EXPECT_TRUE(file.records.empty());
+  const JudgedFile good = ReadLegalRecords("f.json", JsonArray({FinkelGame(7)}), Format::kJson);
+  EXPECT_TRUE(good.report.valid());
+  EXPECT_EQ(good.records.size(), 1u);
+}
+
+TEST(JudgeTest, TheRulesetIsFilledInOnlyWhereTheRecordNamesNone) {
+  RecordIo io;
+  io.ruleset = "finkel";
+  v1::GameRecord unnamed = FinkelGame(8, "");
+  const JudgedRecord a = Judge(unnamed, io);
+  EXPECT_EQ(a.record.ruleset(), "finkel");
+  EXPECT_TRUE(a.verdict.valid());
+  const JudgedRecord b = Judge(FinkelGame(8, "finkel(pieces=7)"), io);
+  EXPECT_EQ(b.record.ruleset(), "finkel(pieces=7)");
+  // Without a name and without io, the referee says so.
+  const JudgedRecord c = Judge(unnamed, {});
+  ASSERT_FALSE(c.verdict.valid());
+  EXPECT_EQ(c.verdict.findings[0].code(), "ruleset-missing");
+}
+
+TEST(WriteRecordsTest, WritesFromTheVerdictUnderTheRulesItWasJudgedBy) {
+  // Rules of one's own, named by an id no preset has: a writer that judged
+  // the record again by its name would find no such ruleset.
+  auto own = LoadRulesetText("base: \"finkel\"\nid: \"club-rules\"\n");
+  ASSERT_TRUE(own.ok()) << own.status();
+  RecordIo io;
+  io.rules = *own;
+  io.ruleset = "club-rules";
+  const std::string text = WriteJsonRecord(FinkelGame(9, "club-rules"));
+  const JudgedFile file = ReadLegalRecords("g.json", text, Format::kJson, io);
+  ASSERT_TRUE(file.report.valid());
+  for (Format f : {Format::kTsn, Format::kJson}) {
+    auto out = WriteRecords(f, file.records, io);
+    ASSERT_TRUE(out.ok()) << FormatName(f) << ": " << out.status();
+    // And it reads back to the same legal game under the same rules.
+    const JudgedFile back = ReadLegalRecords("back", *out, f, io);
+    EXPECT_TRUE(back.report.valid()) << FormatName(f) << "\n" << *out;
+    ASSERT_EQ(back.records.size(), 1u);
+    EXPECT_EQ(back.records[0].record.actions_size(), file.records[0].record.actions_size());
+  }
+  // Judged by its name alone, the same record is not a legal game.
+  auto plain = WriteRecords(Format::kTsn, std::vector<v1::GameRecord>{file.records[0].record});
+  EXPECT_FALSE(plain.ok());
+}
+
+TEST(RequireLegalTest, SaysTheFormatTheActionAndWhy) {
+  v1::GameRecord bad = FinkelGame(10);
+  bad.mutable_actions(2)->set_roll(7);
+  const JudgedRecord j = Judge(bad, {});
+  const absl::Status s = RequireLegal(j, "TSN");
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(s.message().substr(0, 52), "cannot write an illegal record as TSN: action 2: 7 i");
+  EXPECT_TRUE(RequireLegal(Judge(FinkelGame(10), {}), "TSN").ok());
+  EXPECT_EQ(InRecord(s, 3, 5).message().substr(0, 10), "record 3: ");
+  EXPECT_EQ(InRecord(s, 0, 1).message(), s.message());
+}
+
+}  // namespace
+}  // namespace scribe
