@@ -29,7 +29,7 @@ inline constexpr size_t kMaxViolations = 20;
 // Longest field path and description; a longer one keeps its head and
 // tail around "... (N bytes) ...".
 inline constexpr size_t kMaxFieldBytes = 100;
-inline constexpr size_t kMaxDescriptionBytes = 300;
+inline constexpr size_t kMaxDescriptionBytes = 400;
 // Longest message of a status that is not a BadRequest.
 inline constexpr size_t kMaxMessageBytes = 1000;
 // A status's message and serialized details together stay under this.

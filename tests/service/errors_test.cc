@@ -175,6 +175,15 @@ TEST_F(ErrorsTest, AHugeRulesetNameInARecordGetsASmallStatus) {
   ExpectSmall(Replay(absl::StrCat("[TSN \"", name, "\"]\n[Ruleset \"finkel\"]\n\n")), "input");
 }
 
+TEST_F(ErrorsTest, TheLongestMessagesOfSmallRequestsAreKeptWhole) {
+  v1::RulesetSelector selector;
+  selector.set_reference("tablet-betting");
+  const google::rpc::BadRequest bad = ExpectSmall(Get(selector), "ruleset.reference");
+  ASSERT_EQ(bad.field_violations_size(), 1);
+  EXPECT_GT(bad.field_violations(0).description().size(), 300u);
+  EXPECT_FALSE(absl::StrContains(bad.field_violations(0).description(), " bytes) ... "));
+}
+
 TEST_F(ErrorsTest, AHugePageTokenGetsASmallStatus) {
   grpc::ClientContext context;
   v1::ListRulesetsRequest request;
