@@ -130,6 +130,28 @@ TEST_F(ErrorsTest, AHugeRulesetReferenceGetsASmallStatus) {
   ExpectSmall(stub_->ValidateRecord(&context, validate, &response), "input.ruleset.reference");
 }
 
+TEST_F(ErrorsTest, AStreamsResultForAnUnusableRequestIsCappedAlike) {
+  std::string text;
+  for (int i = 0; i < 2000; ++i) absl::StrAppend(&text, "no_such_key_", i, ": 1\n");
+  grpc::ClientContext context;
+  auto stream = stub_->ValidateRecords(&context);
+  v1::ValidateRecordsRequest request;
+  request.set_id("a");
+  request.mutable_input()->set_text("{}");
+  request.mutable_input()->mutable_ruleset()->set_text(text);
+  ASSERT_TRUE(stream->Write(request));
+  stream->WritesDone();
+  v1::ValidateRecordsResponse response;
+  ASSERT_TRUE(stream->Read(&response));
+  EXPECT_FALSE(response.valid());
+  ASSERT_GE(response.findings_size(), 2);
+  EXPECT_LE(response.findings_size(), static_cast<int>(kMaxViolations) + 1);
+  EXPECT_TRUE(absl::StartsWith(response.findings(0).message(), "input.ruleset.text: ")) << response.findings(0).message();
+  EXPECT_TRUE(absl::EndsWith(response.findings(response.findings_size() - 1).message(), " more problems"));
+  EXPECT_LT(response.ByteSizeLong(), kMaxErrorBytes);
+  EXPECT_TRUE(stream->Finish().ok());
+}
+
 TEST_F(ErrorsTest, TwoThousandBadLinesOfRulesetTextGetTheFirstTwentyAndACount) {
   std::string text;
   for (int i = 0; i < 2000; ++i) absl::StrAppend(&text, "no_such_key_", i, ": 1\n");
