@@ -21,9 +21,9 @@
 #include "absl/strings/str_cat.h"
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/grpcpp.h"
-#include "grpcpp/health_check_service_interface.h"
 #include "grpcpp/security/server_credentials.h"
 #include "engine/search.h"
+#include "service/health.h"
 #include "service/metrics.h"
 #include "service/service.h"
 #include "service/tables.h"
@@ -173,12 +173,13 @@ int Main(int argc, char** argv) {
 
   Metrics metrics;
   ScribeServiceImpl service(options, &metrics);
-  grpc::EnableDefaultHealthCheckService(true);
+  HealthService health;
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   grpc::ServerBuilder builder;
   int port = 0;
   builder.AddListeningPort(listen, credentials, &port);
   builder.RegisterService(&service);
+  builder.RegisterService(&health);
   builder.SetMaxReceiveMessageSize(max_message_mb << 20);
   builder.SetMaxSendMessageSize(max_message_mb << 20);
   // Threads beyond the admitted calls keep health checks and the quick
@@ -191,7 +192,7 @@ int Main(int argc, char** argv) {
     Log("ERROR", absl::StrCat("cannot listen on ", listen));
     return 1;
   }
-  server->GetHealthCheckService()->SetServingStatus(true);
+  health.SetServing(true);
   // The port on stdout, alone on a line, for scripts that start the server
   // on port 0.
   std::printf("listening on port %d\n", port);
@@ -220,7 +221,7 @@ int Main(int argc, char** argv) {
   int signal = 0;
   sigwait(&signals, &signal);
   Log("INFO", absl::StrCat("signal ", signal, ": draining (", service.in_flight(), " calls in flight)"));
-  server->GetHealthCheckService()->SetServingStatus(false);
+  health.Shutdown();
   server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(grace_seconds));
   server->Wait();
   stopping.store(true);

@@ -149,26 +149,32 @@ bool CheckUtf8(const Input& input, const std::string& field, const std::vector<J
 
 bool RefereeInputs(const v1::RulesetSelector& selector, const std::string& position, int roll,
                    std::shared_ptr<const Rules>* rules, Position* pos, std::vector<FieldViolation>* violations) {
+  // Every problem is listed, in the order ruleset, position, roll.
+  const size_t before = violations->size();
   *rules = ResolveSelector(selector, "ruleset", true, violations);
-  if (*rules == nullptr) return false;
+  if (*rules == nullptr) {
+    // The position and the dice are the rules': without them only a throw
+    // no dice give can be told.
+    if (roll < 0) violations->push_back({"roll", absl::StrCat(roll, " is not a throw: no dice give less than 0")});
+    return false;
+  }
   if (position.empty()) {
     *pos = StartPosition(**rules);
   } else {
     auto parsed = ParsePositionString(**rules, position);
-    if (!parsed.ok()) {
+    if (parsed.ok()) {
+      *pos = *parsed;
+    } else {
       violations->push_back({"position", std::string(parsed.status().message())});
-      return false;
     }
-    *pos = *parsed;
   }
   if (!(*rules)->CanRoll(roll)) {
     std::vector<std::string> rolls;
     for (const RollOutcome& o : (*rules)->outcomes) rolls.push_back(absl::StrCat(o.roll));
     violations->push_back({"roll", absl::StrCat(roll, " is not a throw these dice can give (",
                                                 absl::StrJoin(rolls, ", "), ")")});
-    return false;
   }
-  return true;
+  return violations->size() == before;
 }
 
 std::optional<Move> CheckMove(const v1::Move& mv, int roll, const MoveList& legal,

@@ -65,7 +65,9 @@ bool CheckUtf8(const Input& input, const std::string& field, const std::vector<J
                std::vector<FieldViolation>* violations);
 
 // Resolves the ruleset, position and throw of a referee request
-// (ListLegalMoves, MakeMove, SuggestMoves); false with violations.
+// (ListLegalMoves, MakeMove, SuggestMoves); false with a violation for
+// each of them that is unusable, in that order (without rules, only a
+// negative throw is one).
 bool RefereeInputs(const v1::RulesetSelector& selector, const std::string& position, int roll,
                    std::shared_ptr<const Rules>* rules, Position* pos, std::vector<FieldViolation>* violations);
 

@@ -27,10 +27,10 @@ v1::RulesetSummary ToSummary(const PresetInfo& preset) {
 
 void SetBadRequest(const std::vector<FieldViolation>& violations, v1::ValidateRecordsResponse* response) {
   response->set_valid(false);
-  for (const FieldViolation& v : violations) {
+  for (const FieldViolation& v : CapViolations(violations)) {
     v1::Finding* f = response->add_findings();
     f->set_code(std::string(codes::kBadRequest));
-    f->set_message(absl::StrCat(v.field, ": ", v.description));
+    f->set_message(v.field.empty() ? v.description : absl::StrCat(v.field, ": ", v.description));
   }
 }
 

@@ -25,7 +25,8 @@ void SetReport(v1::FileReport report, Response* response) {
 }
 
 // The one result a stream's unusable request still gets: not valid, its
-// violations as "bad-request" findings ("field: description").
+// violations as "bad-request" findings ("field: description"), capped as
+// a status's are (CapViolations).
 void SetBadRequest(const std::vector<FieldViolation>& violations, v1::ValidateRecordsResponse* response);
 
 }  // namespace scribe::service

@@ -275,3 +275,28 @@ test('SIGTERM: calls in flight finish, then the server exits 0', async () => {
   assert.equal(await exited, 0);
   c.close();
 });
+
+test('SIGTERM with a health Watch open: the watcher hears NOT_SERVING, the watch ends, the server exits at once', async () => {
+  const own = await startServer(['--shutdown-grace-seconds', '20']);
+  const checker = new health.grpc.health.v1.Health(own.address, grpc.credentials.createInsecure());
+  const statuses = [];
+  const watch = checker.Watch({ service: '' });
+  const serving = new Promise((resolve) => watch.on('data', (r) => {
+    statuses.push(r.status);
+    if (r.status === 'SERVING') resolve();
+  }));
+  const ended = new Promise((resolve) => {
+    watch.on('error', (err) => resolve(err.code));
+    watch.on('end', () => resolve('end'));
+  });
+  await serving;
+  const exited = new Promise((resolve) => own.proc.on('exit', (code) => resolve(code)));
+  const start = Date.now();
+  own.proc.kill('SIGTERM');
+  assert.equal(await ended, grpc.status.UNAVAILABLE, 'the watch ends with UNAVAILABLE');
+  assert.deepEqual(statuses, ['SERVING', 'NOT_SERVING']);
+  assert.equal(await exited, 0);
+  const took = Date.now() - start;
+  assert.ok(took < 3000, `exited ${took} ms after SIGTERM (grace 20 s, nothing in flight)`);
+  checker.close();
+});
