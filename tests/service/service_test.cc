@@ -246,13 +246,18 @@ TEST_F(ServiceTest, BytesThatAreNotUtf8NeverReachAResponseOrError) {
   EXPECT_EQ(s2.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   ASSERT_EQ(BadRequestOf(s2).field_violations_size(), 1) << "the details parse";
 
-  // A legal record whose tag value is not UTF-8 validates, but is not sent
-  // back: converting, replaying or annotating it is refused.
+  // A record whose tag value is not UTF-8 is not legal (its text would be
+  // changed): ValidateRecord says where, and converting, replaying or
+  // annotating it is refused.
   const std::string latin1 = "[Ruleset \"finkel\"]\n[Event \"Caf\xe9\"]\n\n1. L 0:-\n";
   validate.mutable_input()->set_text(latin1);
   grpc::ClientContext c3;
   ASSERT_TRUE(stub_->ValidateRecord(&c3, validate, &validated).ok());
-  EXPECT_TRUE(validated.valid());
+  EXPECT_FALSE(validated.valid());
+  ASSERT_EQ(validated.findings_size(), 1);
+  EXPECT_EQ(validated.findings(0).code(), "text-not-utf8");
+  EXPECT_EQ(validated.findings(0).line(), 2);
+  EXPECT_EQ(validated.findings(0).column(), 12);
   convert.mutable_input()->set_text(latin1);
   grpc::ClientContext c4;
   const grpc::Status s4 = stub_->ConvertRecord(&c4, convert, &converted);
@@ -260,7 +265,7 @@ TEST_F(ServiceTest, BytesThatAreNotUtf8NeverReachAResponseOrError) {
   const auto bad = BadRequestOf(s4);
   ASSERT_EQ(bad.field_violations_size(), 1);
   EXPECT_EQ(bad.field_violations(0).field(), "input.text");
-  EXPECT_TRUE(absl::StrContains(bad.field_violations(0).description(), "tags[0].value is not UTF-8"))
+  EXPECT_TRUE(absl::StrContains(bad.field_violations(0).description(), "not UTF-8 text"))
       << bad.field_violations(0).description();
   v1::ReplayRecordRequest replay;
   replay.mutable_input()->set_text(latin1);
