@@ -543,7 +543,8 @@ ParsedRecords ParseJsonRecordsGeneral(absl::string_view text) {
     return out;
   }
   if (const size_t bad = FirstNonUtf8Byte(text); bad != absl::string_view::npos) {
-    out.findings.push_back(MakeFinding(codes::kTextNotUtf8, NotUtf8Message(text, bad, "the JSON text"), LineIndex(text), bad, -1));
+    out.findings.push_back(
+        MakeFinding(codes::kTextNotUtf8, NotUtf8Message(text, bad, "the JSON file"), LineIndex(text), bad, -1));
     out.entries = 1;
     return out;
   }

@@ -790,7 +790,7 @@ ParsedRecords ReadRoyalUrJson(absl::string_view text) {
     return whole_file(codes::kJsonSyntax, "not valid JSON: a NUL byte (is this a binary file?)", nul);
   }
   if (const size_t bad = FirstNonUtf8Byte(text); bad != absl::string_view::npos) {
-    return whole_file(codes::kTextNotUtf8, NotUtf8Message(text, bad, "the JSON text"), bad);
+    return whole_file(codes::kTextNotUtf8, NotUtf8Message(text, bad, "the JSON file"), bad);
   }
   size_t deep_at = 0;
   if (JsonDepth(text, &deep_at) > kMaxJsonDepth) {

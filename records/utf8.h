@@ -46,7 +46,7 @@ inline size_t FirstNonUtf8Byte(absl::string_view text) {
 inline bool IsValidUtf8(absl::string_view text) { return FirstNonUtf8Byte(text) == absl::string_view::npos; }
 
 // A reader's message for the byte at text[at] that is not UTF-8, in `what`
-// ("the tag's value", "the comment", "the JSON text").
+// ("the tag's value", "the comment", "the JSON file").
 inline std::string NotUtf8Message(absl::string_view text, size_t at, absl::string_view what) {
   static constexpr char kHex[] = "0123456789abcdef";
   const auto c = at < text.size() ? static_cast<unsigned char>(text[at]) : 0u;

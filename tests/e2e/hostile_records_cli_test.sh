@@ -14,7 +14,7 @@ check latin1-tsn-tag 1 'latin1-tag\.tsn:2:12: error\[text-not-utf8\]: the tag.s 
 check latin1-tsn-comment 1 'latin1-comment\.tsn:3:14: error\[text-not-utf8\]' -- "$SCRIBE" validate "$H/latin1-comment.tsn"
 check latin1-rgn-tag 1 'latin1-tag\.rgn:1:12: error\[text-not-utf8\]' \
   -- "$SCRIBE" validate --ruleset finkel "$H/latin1-tag.rgn"
-check latin1-json 1 'latin1-tag\.json:1:42: error\[text-not-utf8\]' -- "$SCRIBE" validate "$H/latin1-tag.json"
+check latin1-json 1 'latin1-tag\.json:1:41: error\[text-not-utf8\]' -- "$SCRIBE" validate "$H/latin1-tag.json"
 check latin1-royalur-json 1 'royalur-latin1-metadata\.json:1:[0-9]+: error\[text-not-utf8\]' \
   -- "$SCRIBE" validate "$H/royalur-latin1-metadata.json"
 # Converting refuses the record instead of writing it without the byte.

@@ -225,7 +225,7 @@ TEST_F(ServiceTest, BytesThatAreNotARecordAreAFinding) {
 // Findings and error details quote the request's bytes; every string a
 // client parses must be UTF-8 (proto3), or its parser refuses the message.
 TEST_F(ServiceTest, BytesThatAreNotUtf8NeverReachAResponseOrError) {
-  // A JSON syntax error quotes the byte it stopped at.
+  // A byte that is not UTF-8 in a JSON text (where a number belongs).
   const std::string broken = "{\"ruleset\": \"finkel\", \"actions\": [{\"roll\": \x84}]}";
   v1::ValidateRecordRequest validate;
   validate.mutable_input()->set_text(broken);
@@ -234,7 +234,9 @@ TEST_F(ServiceTest, BytesThatAreNotUtf8NeverReachAResponseOrError) {
   const grpc::Status s1 = stub_->ValidateRecord(&c1, validate, &validated);
   ASSERT_TRUE(s1.ok()) << s1.error_code() << " " << s1.error_message();
   ASSERT_FALSE(validated.valid());
-  EXPECT_TRUE(absl::StrContains(validated.findings(0).message(), "\xef\xbf\xbd")) << validated.findings(0).message();
+  // (The byte is not UTF-8: the finding says so, naming it in hex.)
+  EXPECT_EQ(validated.findings(0).code(), "text-not-utf8");
+  EXPECT_TRUE(absl::StrContains(validated.findings(0).message(), "byte 0x84")) << validated.findings(0).message();
 
   // The same bytes as a record to convert: the error's details parse.
   v1::ConvertRecordRequest convert;
@@ -264,7 +266,7 @@ TEST_F(ServiceTest, BytesThatAreNotUtf8NeverReachAResponseOrError) {
   EXPECT_EQ(s4.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   const auto bad = BadRequestOf(s4);
   ASSERT_EQ(bad.field_violations_size(), 1);
-  EXPECT_EQ(bad.field_violations(0).field(), "input.text");
+  EXPECT_EQ(bad.field_violations(0).field(), "input");
   EXPECT_TRUE(absl::StrContains(bad.field_violations(0).description(), "not UTF-8 text"))
       << bad.field_violations(0).description();
   v1::ReplayRecordRequest replay;
