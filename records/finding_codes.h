@@ -15,6 +15,8 @@ inline constexpr absl::string_view kJsonSyntax = "json-syntax";
 inline constexpr absl::string_view kNoRecords = "no-records";
 // A record that cannot be read.
 inline constexpr absl::string_view kNotARecord = "not-a-record";
+inline constexpr absl::string_view kTextNotUtf8 = "text-not-utf8";
+inline constexpr absl::string_view kJsonDuplicateKey = "json-duplicate-key";
 inline constexpr absl::string_view kTsnSyntax = "tsn-syntax";
 inline constexpr absl::string_view kRgnSyntax = "rgn-syntax";
 inline constexpr absl::string_view kRgnMove = "rgn-move";
@@ -58,7 +60,7 @@ inline constexpr absl::string_view kResultMismatch = "result-mismatch";
 inline constexpr absl::string_view kBadRequest = "bad-request";
 
 inline constexpr absl::string_view kAll[] = {
-    kFileUnreadable, kJsonSyntax, kNoRecords, kNotARecord, kTsnSyntax, kRgnSyntax, kRgnMove, kRoyalUrJson,
+    kFileUnreadable, kJsonSyntax, kNoRecords, kNotARecord, kTextNotUtf8, kJsonDuplicateKey, kTsnSyntax, kRgnSyntax, kRgnMove, kRoyalUrJson,
     kRoyalUrUnsupported, kRulesetUnsupported, kRulesetMissing, kRulesetUnknown, kRulesetInvalid,
     kRulesetDigestMismatch, kStartPositionInvalid, kStartPositionConflict, kOpeningAfterDecided,
     kOpeningIncomplete, kOpeningImpossibleRoll, kOpeningUndecided, kFirstPlayerInvalid,

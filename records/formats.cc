@@ -31,6 +31,9 @@ struct FormatSpec {
 };
 
 absl::StatusOr<std::string> WriteJsonRecords(const std::vector<JudgedRecord>& records, const RecordIo&) {
+  for (size_t k = 0; k < records.size(); ++k) {
+    if (absl::Status s = RequireUtf8(records[k].record, "JSON"); !s.ok()) return InRecord(s, k, records.size());
+  }
   if (records.size() == 1) return WriteJsonRecord(records[0].record) + "\n";
   std::string out = "[";
   for (size_t k = 0; k < records.size(); ++k) {

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -13,6 +14,8 @@
 #include "google/protobuf/util/json_util.h"
 #include "records/finding_codes.h"
 #include "records/json_depth.h"
+#include "records/json_keys.h"
+#include "records/utf8.h"
 
 namespace scribe {
 
@@ -138,6 +141,9 @@ bool JsonToMessage(const nlohmann::json& value, pb::Message* out, const std::str
     return false;
   }
   const pb::Descriptor* desc = out->GetDescriptor();
+  // A field under both its names ("first_player" and "firstPlayer"): one
+  // value would be dropped.
+  std::map<const pb::FieldDescriptor*, std::string> seen;
   for (const auto& item : value.items()) {
     const std::string& key = item.key();
     const nlohmann::json& v = item.value();
@@ -145,6 +151,11 @@ bool JsonToMessage(const nlohmann::json& value, pb::Message* out, const std::str
     const std::string where = path.empty() ? key : absl::StrCat(path, ".", key);
     if (f == nullptr) {
       *error = absl::StrCat(Where(path), ": unknown field \"", key, "\"");
+      return false;
+    }
+    if (auto [it, added] = seen.emplace(f, key); !added) {
+      *error = absl::StrCat(Where(path), ": the field ", f->name(), " is given twice (as \"", it->second,
+                            "\" and \"", key, "\")");
       return false;
     }
     if (v.is_null()) continue;  // null means the field is absent
@@ -531,6 +542,12 @@ ParsedRecords ParseJsonRecordsGeneral(absl::string_view text) {
     out.entries = 1;
     return out;
   }
+  if (const size_t bad = FirstNonUtf8Byte(text); bad != absl::string_view::npos) {
+    out.findings.push_back(
+        MakeFinding(codes::kTextNotUtf8, NotUtf8Message(text, bad, "the JSON file"), LineIndex(text), bad, -1));
+    out.entries = 1;
+    return out;
+  }
   size_t deep_at = 0;
   if (JsonDepth(text, &deep_at) > kMaxJsonDepth) {
     out.findings.push_back(MakeFinding(codes::kNotARecord,
@@ -570,9 +587,20 @@ ParsedRecords ParseJsonRecordsGeneral(absl::string_view text) {
     entries.push_back(&doc);
   }
   out.entries = static_cast<int>(entries.size());
+  // An entry with a key twice is not read: the parser kept one value only.
+  std::vector<JsonDuplicateKey> duplicates = FindJsonDuplicateKeys(text);
+  auto duplicate = duplicates.begin();
+  std::optional<LineIndex> lines;
   for (size_t i = 0; i < entries.size(); ++i) {
     v1::GameRecord record;
     std::string error;
+    if (duplicate != duplicates.end() && duplicate->entry == static_cast<int>(i)) {
+      if (!lines) lines.emplace(text);
+      out.findings.push_back(MakeFinding(codes::kJsonDuplicateKey, DuplicateKeyMessage(duplicate->key), *lines,
+                                         duplicate->offset, static_cast<int>(i)));
+      ++duplicate;
+      continue;
+    }
     if (ToRecord(*entries[i], &record, &error)) {
       out.records.push_back(std::move(record));
       out.record_indices.push_back(static_cast<int>(i));

@@ -55,6 +55,12 @@ std::vector<JudgedRecord> JudgeRecords(std::vector<v1::GameRecord> records, cons
 // "cannot write an illegal record as <format>: action N: <why>".
 absl::Status RequireLegal(const JudgedRecord& judged, absl::string_view format_name);
 
+// For writers: OK when every string of the record (tags, comments, names)
+// is UTF-8, else INVALID_ARGUMENT naming the first field that is not
+// ("cannot write the record as <format>: tags["Event"] is not UTF-8
+// text"): a writer never drops or changes bytes.
+absl::Status RequireUtf8(const v1::GameRecord& record, absl::string_view format_name);
+
 // A writer's error about record k of n: "record k: " before the message
 // when there are several.
 absl::Status InRecord(const absl::Status& status, size_t k, size_t n);

@@ -13,6 +13,7 @@
 #include "engine/ruleset.h"
 #include "engine/status_macros.h"
 #include "records/finding_codes.h"
+#include "records/utf8.h"
 #include "records/royalur.h"
 
 namespace scribe {
@@ -217,6 +218,13 @@ class RgnReader {
     while (IsSpace(Peek())) ++pos_;
     if (!AtEnd() && Peek() != '\n') {
       SyntaxError(absl::StrCat("expected the end of the line after the tag, found ", Describe(pos_)), pos_);
+      return false;
+    }
+    // The name and the value as written (escapes take out only ASCII
+    // backslashes): UTF-8, like all record text.
+    if (const size_t bad = FirstNonUtf8Byte(text_.substr(name_start, pos_ - name_start));
+        bad != absl::string_view::npos) {
+      Error(codes::kTextNotUtf8, NotUtf8Message(text_, name_start + bad, "the tag"), name_start + bad);
       return false;
     }
     if (!seen->insert(name).second) {
@@ -555,6 +563,7 @@ absl::Status CheckNoComment(absl::string_view comment, absl::string_view what) {
 
 absl::Status WriteGame(const JudgedRecord& judged, std::string* out) {
   SCRIBE_RETURN_IF_ERROR(RequireLegal(judged, "RGN"));
+  SCRIBE_RETURN_IF_ERROR(RequireUtf8(judged.record, "RGN"));
   const v1::GameRecord& record = judged.record;
   const RefereeResult& result = judged.verdict;
   const Rules& rules = *result.rules;

@@ -17,8 +17,10 @@
 #include "engine/status_macros.h"
 #include "records/finding_codes.h"
 #include "records/json_depth.h"
+#include "records/json_keys.h"
 #include "records/position_string.h"
 #include "records/royalur.h"
+#include "records/utf8.h"
 
 namespace scribe {
 namespace {
@@ -619,6 +621,7 @@ class GameReader {
 
 absl::Status GameToJson(const JudgedRecord& judged, OrderedJson* out) {
   SCRIBE_RETURN_IF_ERROR(RequireLegal(judged, "RoyalUr JSON"));
+  SCRIBE_RETURN_IF_ERROR(RequireUtf8(judged.record, "RoyalUr JSON"));
   const v1::GameRecord& record = judged.record;
   const RefereeResult& result = judged.verdict;
   const Rules& r = *result.rules;
@@ -786,6 +789,9 @@ ParsedRecords ReadRoyalUrJson(absl::string_view text) {
   if (const size_t nul = text.find('\0'); nul != absl::string_view::npos) {
     return whole_file(codes::kJsonSyntax, "not valid JSON: a NUL byte (is this a binary file?)", nul);
   }
+  if (const size_t bad = FirstNonUtf8Byte(text); bad != absl::string_view::npos) {
+    return whole_file(codes::kTextNotUtf8, NotUtf8Message(text, bad, "the JSON file"), bad);
+  }
   size_t deep_at = 0;
   if (JsonDepth(text, &deep_at) > kMaxJsonDepth) {
     return whole_file(codes::kRoyalUrJson, absl::StrCat("not a RoyalUr game: nested more than ", kMaxJsonDepth,
@@ -819,7 +825,16 @@ ParsedRecords ReadRoyalUrJson(absl::string_view text) {
     games.emplace_back(&doc, &root);
   }
   out.entries = static_cast<int>(games.size());
+  // A game with a key twice is not read: the parser kept one value only.
+  const std::vector<JsonDuplicateKey> duplicates = FindJsonDuplicateKeys(text);
+  auto duplicate = duplicates.begin();
   for (size_t k = 0; k < games.size(); ++k) {
+    if (duplicate != duplicates.end() && duplicate->entry == static_cast<int>(k)) {
+      out.findings.push_back(MakeFinding(codes::kJsonDuplicateKey, DuplicateKeyMessage(duplicate->key), lines,
+                                         duplicate->offset, static_cast<int>(k)));
+      ++duplicate;
+      continue;
+    }
     try {
       GameReader(*games[k].first, *games[k].second, lines, static_cast<int>(k), &out).Read();
     } catch (const Json::exception& e) {

@@ -17,6 +17,7 @@
 #include "engine/ruleset.h"
 #include "engine/status_macros.h"
 #include "records/finding_codes.h"
+#include "records/utf8.h"
 
 namespace scribe {
 namespace {
@@ -150,6 +151,17 @@ class TsnReader {
                                         static_cast<uint32_t>(at), game_index_));
   }
 
+  // Whether text_[from, to) (a tag's value or a comment as written) is
+  // UTF-8; a finding at its first byte that is not, otherwise. Escapes
+  // take out only ASCII backslashes, so what is read is UTF-8 too.
+  bool Utf8Text(size_t from, size_t to, absl::string_view what) {
+    const size_t bad = FirstNonUtf8Byte(text_.substr(from, to - from));
+    if (bad == absl::string_view::npos) return true;
+    out_.findings.push_back(MakeFinding(codes::kTextNotUtf8, NotUtf8Message(text_, from + bad, what), Lines(),
+                                        static_cast<uint32_t>(from + bad), game_index_));
+    return false;
+  }
+
   // --- tags ----------------------------------------------------------------
   // [Name "value"]; returns false after a finding.
   bool ReadTag(absl::string_view* name, std::string* value) {
@@ -172,6 +184,7 @@ class TsnReader {
       return false;
     }
     ++pos_;
+    const size_t value_start = pos_;
     value->clear();
     while (true) {
       if (AtEnd() || Peek() == '\n') {
@@ -187,6 +200,7 @@ class TsnReader {
       }
       value->push_back(c);
     }
+    if (!Utf8Text(value_start, pos_ - 1, "the tag's value")) return false;
     SkipSpaces();
     if (Peek() != ']') {
       SyntaxError(absl::StrCat("expected ']' to close the tag, found ", Describe(pos_)), pos_);
@@ -227,6 +241,7 @@ class TsnReader {
         keep_to = text.size();
       }
     }
+    if (!Utf8Text(start + 1, pos_ - 1, "the comment")) return false;
     if (keep_from == std::string::npos) return true;  // an empty comment adds nothing
     if (!out->empty()) out->push_back(' ');
     out->append(text, keep_from, keep_to - keep_from);
@@ -677,6 +692,7 @@ std::string EscapeComment(absl::string_view text) {
 
 absl::Status WriteGame(const JudgedRecord& judged, const TsnWriteOptions& options, std::string* out) {
   SCRIBE_RETURN_IF_ERROR(RequireLegal(judged, "TSN"));
+  SCRIBE_RETURN_IF_ERROR(RequireUtf8(judged.record, "TSN"));
   const v1::GameRecord& record = judged.record;
   const RefereeResult& result = judged.verdict;
   const Rules& rules = *result.rules;

@@ -1,7 +1,9 @@
 // UTF-8 for proto3 string fields: a parser refuses a whole message whose
 // string field holds bytes that are not UTF-8, so text that quotes a user's
-// bytes (a reader's "last read: ..."; a tag value) is made valid before it
-// goes into a message someone else will parse.
+// bytes (a reader's "last read: ...") is made valid before it goes into a
+// message someone else will parse. Record text itself (tags, comments, any
+// string of a record) must be UTF-8 in every format: readers refuse other
+// bytes with a finding (codes::kTextNotUtf8), writers with an error.
 #ifndef SCRIBE_RECORDS_UTF8_H_
 #define SCRIBE_RECORDS_UTF8_H_
 
@@ -30,13 +32,30 @@ inline size_t Utf8SequenceAt(absl::string_view text, size_t i) {
   return 0;
 }
 
-inline bool IsValidUtf8(absl::string_view text) {
+// The offset of the first byte of `text` that is not part of a UTF-8
+// sequence; npos when the text is all UTF-8.
+inline size_t FirstNonUtf8Byte(absl::string_view text) {
   for (size_t i = 0; i < text.size();) {
     const size_t n = Utf8SequenceAt(text, i);
-    if (n == 0) return false;
+    if (n == 0) return i;
     i += n;
   }
-  return true;
+  return absl::string_view::npos;
+}
+
+inline bool IsValidUtf8(absl::string_view text) { return FirstNonUtf8Byte(text) == absl::string_view::npos; }
+
+// A reader's message for the byte at text[at] that is not UTF-8, in `what`
+// ("the tag's value", "the comment", "the JSON file").
+inline std::string NotUtf8Message(absl::string_view text, size_t at, absl::string_view what) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  const auto c = at < text.size() ? static_cast<unsigned char>(text[at]) : 0u;
+  std::string out(what);
+  out += " is not UTF-8 text: byte 0x";
+  out += kHex[c >> 4];
+  out += kHex[c & 15];
+  out += " (record text is UTF-8; a Latin-1 file converts with iconv -f latin1 -t utf-8)";
+  return out;
 }
 
 // The text with every byte that is not part of a UTF-8 sequence replaced

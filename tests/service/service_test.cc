@@ -225,7 +225,7 @@ TEST_F(ServiceTest, BytesThatAreNotARecordAreAFinding) {
 // Findings and error details quote the request's bytes; every string a
 // client parses must be UTF-8 (proto3), or its parser refuses the message.
 TEST_F(ServiceTest, BytesThatAreNotUtf8NeverReachAResponseOrError) {
-  // A JSON syntax error quotes the byte it stopped at.
+  // A byte that is not UTF-8 in a JSON text (where a number belongs).
   const std::string broken = "{\"ruleset\": \"finkel\", \"actions\": [{\"roll\": \x84}]}";
   v1::ValidateRecordRequest validate;
   validate.mutable_input()->set_text(broken);
@@ -234,7 +234,9 @@ TEST_F(ServiceTest, BytesThatAreNotUtf8NeverReachAResponseOrError) {
   const grpc::Status s1 = stub_->ValidateRecord(&c1, validate, &validated);
   ASSERT_TRUE(s1.ok()) << s1.error_code() << " " << s1.error_message();
   ASSERT_FALSE(validated.valid());
-  EXPECT_TRUE(absl::StrContains(validated.findings(0).message(), "\xef\xbf\xbd")) << validated.findings(0).message();
+  // (The byte is not UTF-8: the finding says so, naming it in hex.)
+  EXPECT_EQ(validated.findings(0).code(), "text-not-utf8");
+  EXPECT_TRUE(absl::StrContains(validated.findings(0).message(), "byte 0x84")) << validated.findings(0).message();
 
   // The same bytes as a record to convert: the error's details parse.
   v1::ConvertRecordRequest convert;
@@ -246,21 +248,26 @@ TEST_F(ServiceTest, BytesThatAreNotUtf8NeverReachAResponseOrError) {
   EXPECT_EQ(s2.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   ASSERT_EQ(BadRequestOf(s2).field_violations_size(), 1) << "the details parse";
 
-  // A legal record whose tag value is not UTF-8 validates, but is not sent
-  // back: converting, replaying or annotating it is refused.
+  // A record whose tag value is not UTF-8 is not legal (its text would be
+  // changed): ValidateRecord says where, and converting, replaying or
+  // annotating it is refused.
   const std::string latin1 = "[Ruleset \"finkel\"]\n[Event \"Caf\xe9\"]\n\n1. L 0:-\n";
   validate.mutable_input()->set_text(latin1);
   grpc::ClientContext c3;
   ASSERT_TRUE(stub_->ValidateRecord(&c3, validate, &validated).ok());
-  EXPECT_TRUE(validated.valid());
+  EXPECT_FALSE(validated.valid());
+  ASSERT_EQ(validated.findings_size(), 1);
+  EXPECT_EQ(validated.findings(0).code(), "text-not-utf8");
+  EXPECT_EQ(validated.findings(0).line(), 2);
+  EXPECT_EQ(validated.findings(0).column(), 12);
   convert.mutable_input()->set_text(latin1);
   grpc::ClientContext c4;
   const grpc::Status s4 = stub_->ConvertRecord(&c4, convert, &converted);
   EXPECT_EQ(s4.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   const auto bad = BadRequestOf(s4);
   ASSERT_EQ(bad.field_violations_size(), 1);
-  EXPECT_EQ(bad.field_violations(0).field(), "input.text");
-  EXPECT_TRUE(absl::StrContains(bad.field_violations(0).description(), "tags[0].value is not UTF-8"))
+  EXPECT_EQ(bad.field_violations(0).field(), "input");
+  EXPECT_TRUE(absl::StrContains(bad.field_violations(0).description(), "not UTF-8 text"))
       << bad.field_violations(0).description();
   v1::ReplayRecordRequest replay;
   replay.mutable_input()->set_text(latin1);
