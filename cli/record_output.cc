@@ -177,10 +177,10 @@ bool WriteChanceGraph(const AnnotatedRecord& annotated, const v1::GameRecord& re
     auto it = record.tags().find(key);
     return it == record.tags().end() ? std::string() : it->second;
   };
+  // The evaluator's name says whether its values are exact or an estimate.
   if (!tag("Light").empty() && !tag("Dark").empty() && annotated.values) {
     options.caption = absl::StrCat("light's winning chance (", tag("Light"), " against ", tag("Dark"),
-                                   ") \xE2\x80\x94 ", annotated.values->evaluator, " (",
-                                   annotated.values->exact ? "exact" : "estimate", ")");
+                                   ") \xE2\x80\x94 ", annotated.values->evaluator);
   }
   auto svg = SvgChanceGraph(annotated, options);
   if (!svg.ok()) {
