@@ -47,7 +47,7 @@ struct MatchCliOptions {
 };
 
 int Usage(absl::string_view command, absl::string_view message) {
-  std::cerr << "scribe: " << command << ": " << message << "\n";
+  std::cerr << "scribe: " << command << ": " << TerminalText(message) << "\n";
   return kExitUsage;
 }
 
@@ -149,7 +149,7 @@ int CmdSuggest(const SuggestOptions& o) {
     return kExitOk;
   }
 
-  std::cout << name << "  " << PositionToString(*rules, pos) << "\n";
+  std::cout << TerminalText(name) << "  " << PositionToString(*rules, pos) << "\n";
   std::cout << SideName(me) << " throws " << o.roll << ": ";
   if (ranked.empty()) {
     std::cout << (o.roll == 0 ? "no move (a throw of 0)" : "no legal move") << ", " << SideName(me) << " passes\n";
@@ -157,7 +157,7 @@ int CmdSuggest(const SuggestOptions& o) {
     std::cout << ranked.size() << (ranked.size() == 1 ? " legal move (forced)\n" : " legal moves, best first\n");
   }
   // The evaluator's name says whether its values are exact or an estimate.
-  std::cout << SideName(me) << "'s winning chances: " << evaluator->name() << "\n";
+  std::cout << SideName(me) << "'s winning chances: " << TerminalText(evaluator->name()) << "\n";
   if (ranked.empty()) {
     std::cout << "  pass  " << Percent(ValueAfterPass(*evaluator, pos)) << "\n";
     return kExitOk;
@@ -238,12 +238,12 @@ int CmdMatch(const MatchCliOptions& o) {
     return kExitOk;
   }
 
-  std::cout << absl::StrFormat("%s, %d games, seed %d (%s)\n", name, r.games, o.seed, who_starts);
+  std::cout << absl::StrFormat("%s, %d games, seed %d (%s)\n", TerminalText(name), r.games, o.seed, who_starts);
   for (Side s : {kLight, kDark}) {
     const Interval ci = WilsonInterval(r.wins[s], r.games);
     const double rate = r.games > 0 ? static_cast<double>(r.wins[s]) / r.games : 0.0;
     std::cout << absl::StrFormat("%-5s %-10s %6d wins  %7.2f%%  95%% CI [%.2f%%, %.2f%%]  (started %d)\n", SideName(s),
-                                 (s == kLight ? *light : *dark)->name(), r.wins[s], 100 * rate, 100 * ci.low,
+                                 TerminalText((s == kLight ? *light : *dark)->name()), r.wins[s], 100 * rate, 100 * ci.low,
                                  100 * ci.high, r.first[s]);
   }
   if (r.unfinished > 0) std::cout << r.unfinished << " games stopped unfinished\n";

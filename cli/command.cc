@@ -7,7 +7,9 @@ namespace scribe {
 CLI::App* CommandRegistry::Add(CLI::App& parent, const std::string& name, const std::string& description,
                                std::function<int()> run) {
   CLI::App* app = parent.add_subcommand(name, description);
-  commands_.emplace_back(app, std::move(run));
+  // A command of a group is named with its group ("table info").
+  const std::string full = parent.get_parent() == nullptr ? name : parent.get_name() + " " + name;
+  commands_.push_back({app, full, std::move(run)});
   return app;
 }
 
@@ -18,8 +20,10 @@ CLI::App* CommandRegistry::AddGroup(CLI::App& parent, const std::string& name, c
 }
 
 int CommandRegistry::Run() const {
-  for (const auto& [app, run] : commands_) {
-    if (app->parsed()) return run();
+  for (const Entry& command : commands_) {
+    if (!command.app->parsed()) continue;
+    const int code = command.run();
+    return CheckStandardOutput(command.name) ? code : kExitUsage;
   }
   return kExitUsage;
 }

@@ -7,14 +7,15 @@
 // bind CLI11 options to their fields. A group of commands (`ruleset show`,
 // `table info`) is a subcommand made by AddGroup, whose commands are added
 // to it in turn. After CLI11 has parsed the command line, registry.Run()
-// runs the one command that it parsed and returns its exit code.
+// runs the one command that it parsed and returns its exit code; it then
+// checks that everything the command wrote to standard output got there
+// (CheckStandardOutput): when not, the exit code is kExitUsage.
 #ifndef SCRIBE_CLI_COMMAND_H_
 #define SCRIBE_CLI_COMMAND_H_
 
 #include <functional>
 #include <memory>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "CLI/CLI.hpp"
@@ -47,11 +48,16 @@ class CommandRegistry {
   CLI::App* AddGroup(CLI::App& parent, const std::string& name, const std::string& description);
 
   // Runs the command CLI11 parsed and returns its exit code; kExitUsage when
-  // none was.
+  // none was, or when its standard output could not be written.
   int Run() const;
 
  private:
-  std::vector<std::pair<CLI::App*, std::function<int()>>> commands_;
+  struct Entry {
+    CLI::App* app;
+    std::string name;  // as typed: "convert", "ruleset show"
+    std::function<int()> run;
+  };
+  std::vector<Entry> commands_;
 };
 
 }  // namespace scribe

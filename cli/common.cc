@@ -1,61 +1,89 @@
 #include "cli/common.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <iterator>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "engine/ruleset.h"
 #include "engine/status_macros.h"
+#include "records/utf8.h"
 
 namespace scribe {
 
 // Files larger than this are refused rather than read into memory.
 constexpr std::streamoff kMaxFileBytes = 512ll * 1024 * 1024;
 
-bool ReadFile(const std::string& path, std::string* out, std::string* error) {
-  if (path == "-") {
-    out->assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
-    return true;
+namespace {
+
+// Reads `fd` to its end into `out`, in chunks: no more than kMaxFileBytes.
+bool ReadAll(int fd, const std::string& path, std::string* out, std::string* error) {
+  struct stat st;
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+    if (st.st_size > kMaxFileBytes) {
+      *error = absl::StrCat(path, ": ", st.st_size, " bytes is more than the ", kMaxFileBytes, " allowed");
+      return false;
+    }
+    out->reserve(static_cast<size_t>(st.st_size));
   }
+  constexpr size_t kChunk = 1 << 16;
+  out->clear();
+  for (;;) {
+    const size_t at = out->size();
+    out->resize(at + kChunk);
+    const ssize_t n = ::read(fd, out->data() + at, kChunk);
+    if (n < 0 && errno == EINTR) {
+      out->resize(at);
+      continue;
+    }
+    if (n < 0) {
+      const int saved = errno;
+      out->clear();
+      *error = absl::StrCat(path, ": read failed: ", std::strerror(saved));
+      return false;
+    }
+    out->resize(at + static_cast<size_t>(n));
+    if (n == 0) return true;
+    if (out->size() > static_cast<size_t>(kMaxFileBytes)) {
+      out->clear();
+      out->shrink_to_fit();
+      *error = absl::StrCat(path, ": more than the ", kMaxFileBytes, " bytes allowed");
+      return false;
+    }
+  }
+}
+
+}  // namespace
+
+bool ReadFile(const std::string& path, std::string* out, std::string* error) {
+  if (path == "-") return ReadAll(STDIN_FILENO, path, out, error);
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) {
     *error = absl::StrCat(path, ": is a directory");
     return false;
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
     *error = absl::StrCat(path, ": cannot open: ", std::strerror(errno));
     return false;
   }
-  in.seekg(0, std::ios::end);
-  const std::streamoff size = in.tellg();
-  if (size < 0) {
-    *error = absl::StrCat(path, ": cannot read (not a regular file?)");
-    return false;
-  }
-  if (size > kMaxFileBytes) {
-    *error = absl::StrCat(path, ": ", size, " bytes is more than the ", kMaxFileBytes, " allowed");
-    return false;
-  }
-  in.seekg(0, std::ios::beg);
-  out->resize(static_cast<size_t>(size));
-  in.read(out->data(), size);
-  if (!in) {
-    *error = absl::StrCat(path, ": read failed");
-    return false;
-  }
-  return true;
+  const bool ok = ReadAll(fd, path, out, error);
+  ::close(fd);
+  return ok;
 }
 
 bool ReadRecordFile(const std::string& path, std::string* text) {
   std::string error;
   if (ReadFile(path, text, &error)) return true;
-  std::cerr << "scribe: " << error << "\n";
+  std::cerr << "scribe: " << TerminalText(error) << "\n";
   return false;
 }
 
@@ -77,7 +105,7 @@ bool ExpandPaths(const std::vector<std::string>& paths, std::vector<std::string>
         if (ext == ".tsn" || ext == ".json" || ext == ".rgn") found.push_back(it->path().string());
       }
       if (ec) {
-        std::cerr << "scribe: " << path << ": " << ec.message() << "\n";
+        std::cerr << "scribe: " << TerminalText(path) << ": " << ec.message() << "\n";
         ok = false;
       }
       std::sort(found.begin(), found.end());
@@ -87,6 +115,127 @@ bool ExpandPaths(const std::vector<std::string>& paths, std::vector<std::string>
     }
   }
   return ok;
+}
+
+namespace {
+
+// std::cout's buffer while a CheckedStandardOutput lives: writes to file
+// descriptor 1 and keeps the first error's errno; after one, it writes
+// nothing more (the stream is bad).
+class StdoutBuffer : public std::streambuf {
+ public:
+  StdoutBuffer() : line_buffered_(isatty(STDOUT_FILENO)) { setp(buffer_, buffer_ + sizeof(buffer_)); }
+  int error() const { return error_; }
+
+ protected:
+  int_type overflow(int_type c) override {
+    if (!Drain()) return traits_type::eof();
+    if (traits_type::eq_int_type(c, traits_type::eof())) return traits_type::not_eof(c);
+    *pptr() = traits_type::to_char_type(c);
+    pbump(1);
+    if (line_buffered_ && c == '\n' && !Drain()) return traits_type::eof();
+    return c;
+  }
+
+  std::streamsize xsputn(const char* s, std::streamsize n) override {
+    bool line_end = false;
+    for (std::streamsize done = 0; done < n;) {
+      if (pptr() == epptr() && !Drain()) return done;
+      const std::streamsize k = std::min<std::streamsize>(n - done, epptr() - pptr());
+      std::memcpy(pptr(), s + done, static_cast<size_t>(k));
+      line_end = line_end || std::memchr(s + done, '\n', static_cast<size_t>(k)) != nullptr;
+      pbump(static_cast<int>(k));
+      done += k;
+    }
+    if (line_buffered_ && line_end && !Drain()) return 0;
+    return n;
+  }
+
+  int sync() override { return Drain() ? 0 : -1; }
+
+ private:
+  bool Drain() {
+    const char* at = pbase();
+    while (error_ == 0 && at < pptr()) {
+      const ssize_t n = ::write(STDOUT_FILENO, at, static_cast<size_t>(pptr() - at));
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) error_ = n < 0 ? errno : EIO;
+      else at += n;
+    }
+    setp(buffer_, buffer_ + sizeof(buffer_));
+    return error_ == 0;
+  }
+
+  char buffer_[1 << 16];
+  const bool line_buffered_;
+  int error_ = 0;
+};
+
+StdoutBuffer* checked_stdout = nullptr;
+
+}  // namespace
+
+CheckedStandardOutput::CheckedStandardOutput() {
+  auto buffer = std::make_unique<StdoutBuffer>();
+  checked_stdout = buffer.get();
+  buffer_ = std::move(buffer);
+  previous_ = std::cout.rdbuf(buffer_.get());
+}
+
+CheckedStandardOutput::~CheckedStandardOutput() {
+  std::cout.flush();
+  std::cout.rdbuf(previous_);
+  checked_stdout = nullptr;
+}
+
+bool CheckStandardOutput(const std::string& command) {
+  std::cout.flush();
+  if (std::cout.good()) return true;
+  const int error = checked_stdout != nullptr && checked_stdout->error() != 0 ? checked_stdout->error() : EIO;
+  std::cerr << "scribe: " << command << ": cannot write standard output: " << std::strerror(error) << "\n";
+  return false;
+}
+
+bool WriteOutputFile(const std::string& command, const std::string& path, absl::string_view contents) {
+  std::ofstream out(path, std::ios::binary);
+  if (out) out.write(contents.data(), static_cast<std::streamsize>(contents.size()));
+  if (out) out.flush();
+  const int after_write = errno;
+  out.close();
+  if (out) return true;
+  const int saved = errno != 0 ? errno : after_write != 0 ? after_write : EIO;
+  std::cerr << "scribe: " << command << ": cannot write " << TerminalText(path) << ": " << std::strerror(saved)
+            << "\n";
+  return false;
+}
+
+std::string TerminalText(absl::string_view text, bool keep_newlines) {
+  const auto is_control = [&](unsigned char c) { return (c < 0x20 && !(keep_newlines && c == '\n')) || c == 0x7f; };
+  bool clean = true;
+  for (char c : text) clean = clean && !is_control(c) && static_cast<unsigned char>(c) < 0x80;
+  if (clean) return std::string(text);
+  std::string out;
+  out.reserve(text.size() + 16);
+  for (size_t i = 0; i < text.size();) {
+    const unsigned char c = text[i];
+    const size_t n = c < 0x80 ? 1 : Utf8SequenceAt(text, i);
+    if (n == 0) {
+      // Not UTF-8: a raw C1 control is escaped, any other byte kept.
+      if (c <= 0x9f) absl::StrAppendFormat(&out, "\\x%02x", c);
+      else out.push_back(static_cast<char>(c));
+      ++i;
+    } else if (n == 1 && is_control(c)) {
+      absl::StrAppendFormat(&out, "\\x%02x", c);
+      ++i;
+    } else if (n == 2 && c == 0xc2 && static_cast<unsigned char>(text[i + 1]) <= 0x9f) {
+      absl::StrAppendFormat(&out, "\\u%04x", static_cast<unsigned char>(text[i + 1]));
+      i += 2;
+    } else {
+      out.append(text.data() + i, n);
+      i += n;
+    }
+  }
+  return out;
 }
 
 Format InputFormat(const std::string& from, const std::string& path, absl::string_view text) {
@@ -119,7 +268,7 @@ absl::StatusOr<RecordIo> ReaderOptions(const std::string& ruleset_ref, bool tile
 }
 
 int RulesetError(const absl::Status& status) {
-  std::cerr << "scribe: ruleset: " << status.message() << "\n";
+  std::cerr << "scribe: ruleset: " << TerminalText(status.message(), /*keep_newlines=*/true) << "\n";
   return kExitUsage;
 }
 

@@ -1,9 +1,12 @@
 // What every scribe command shares: exit codes, reading files (and finding
-// the record files a command is given), and the --ruleset argument.
+// the record files a command is given), writing outputs and checking that
+// they were written, text from a record made safe for a terminal, and the
+// --ruleset argument.
 #ifndef SCRIBE_CLI_COMMON_H_
 #define SCRIBE_CLI_COMMON_H_
 
 #include <memory>
+#include <streambuf>
 #include <string>
 #include <vector>
 
@@ -19,8 +22,11 @@ inline constexpr int kExitOk = 0;
 inline constexpr int kExitInvalid = 1;
 inline constexpr int kExitUsage = 2;
 
-// Reads a whole file ("-": standard input); false with `error` set when it
-// cannot (missing, a directory, more than 512 MiB, a read error).
+// Reads a whole file ("-": standard input) of any kind: a regular file, a
+// pipe, /dev/stdin, a process substitution; false with `error` set when it
+// cannot (missing, a directory, more than 512 MiB, a read error). A file of
+// unknown size (a pipe, /dev/zero) is read in chunks and refused when it
+// goes past the limit.
 bool ReadFile(const std::string& path, std::string* out, std::string* error);
 
 // ReadFile for a command's one record file: when it cannot be read, prints
@@ -37,6 +43,40 @@ bool ExpandPaths(const std::vector<std::string>& paths, std::vector<std::string>
 // The input format of a record file: --from when given, else by name and
 // content.
 Format InputFormat(const std::string& from, const std::string& path, absl::string_view text);
+
+// Standard output, checked: while one lives, std::cout writes to file
+// descriptor 1 through a buffer that keeps the first write error (line by
+// line on a terminal, as stdio does). main makes one; its destructor
+// flushes and puts std::cout back.
+class CheckedStandardOutput {
+ public:
+  CheckedStandardOutput();
+  ~CheckedStandardOutput();
+  CheckedStandardOutput(const CheckedStandardOutput&) = delete;
+  CheckedStandardOutput& operator=(const CheckedStandardOutput&) = delete;
+
+ private:
+  std::unique_ptr<std::streambuf> buffer_;
+  std::streambuf* previous_;
+};
+
+// Flushes standard output and checks that everything written to it got
+// there; when it did not (a full disk, /dev/full, a closed pipe), prints
+// "scribe: <command>: cannot write standard output: <why>" and returns
+// false. The registry calls it after every command.
+bool CheckStandardOutput(const std::string& command);
+
+// Writes `contents` to the file `path` and closes it; when that fails,
+// prints "scribe: <command>: cannot write <path>: <why>" and returns false.
+bool WriteOutputFile(const std::string& command, const std::string& path, absl::string_view contents);
+
+// Text that came from a record or a file (a tag, a comment, a name, a
+// finding's message quoting the input), made safe to print on a terminal:
+// control bytes (0x00-0x1f, 0x7f, and C1 controls, 0x80-0x9f as raw bytes
+// or U+0080-U+009F in UTF-8) are written as visible escapes (\x1b,
+// \u009b), so no record can move the cursor, retitle or clear the screen.
+// With `keep_newlines`, '\n' stays (output of several lines).
+std::string TerminalText(absl::string_view text, bool keep_newlines = false);
 
 // --ruleset: a ruleset file when such a file exists, else a reference.
 absl::StatusOr<std::shared_ptr<const Rules>> CliRuleset(const std::string& ref);

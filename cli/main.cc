@@ -17,6 +17,8 @@ namespace scribe {
 namespace {
 
 int Main(int argc, char** argv) {
+  // Every write to standard output is checked (CheckStandardOutput).
+  const CheckedStandardOutput checked_stdout;
   CLI::App app{"scribe: rules referee and game records for the Royal Game of Ur family"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "scribe 0.1.0");
@@ -33,6 +35,9 @@ int Main(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     const int code = app.exit(e);
+    // --help and --version print to standard output: checked as a
+    // command's output is.
+    if (!CheckStandardOutput("help")) return kExitUsage;
     return code == 0 ? kExitOk : kExitUsage;
   }
   return registry.Run();

@@ -38,7 +38,7 @@ int CmdValidate(const ValidateOptions& o) {
     std::string text, error;
     progress.Step();
     if (!ReadFile(path, &text, &error)) {
-      std::cerr << "scribe: " << error << "\n";
+      progress.Print(std::cerr, "scribe: " + TerminalText(error));
       all_read = false;
       // Said in the JSON report too, so no file goes missing from it.
       v1::FileReport* fr = report.add_files();
@@ -52,11 +52,12 @@ int CmdValidate(const ValidateOptions& o) {
     v1::FileReport fr = ValidateText(path, text, InputFormat(o.from, path, text), *io);
     all_valid = all_valid && fr.valid();
     if (o.format != "json") {
-      if (fr.valid()) std::cout << fr.file() << ": ok\n";
-      for (const v1::Finding& finding : fr.findings()) std::cout << FindingToText(fr.file(), finding) << "\n";
+      if (fr.valid()) progress.Print(std::cout, TerminalText(fr.file()) + ": ok");
+      for (const v1::Finding& finding : fr.findings()) progress.Print(std::cout, FindingToText(fr.file(), finding));
     }
     *report.add_files() = std::move(fr);
   }
+  progress.Finish();
   if (o.format == "json") std::cout << MessageToJson(report) << "\n";
   if (!all_read) return kExitUsage;
   return all_valid ? kExitOk : kExitInvalid;
@@ -85,7 +86,7 @@ int CmdConvert(const ConvertOptions& o) {
   }
   auto out = WriteRecords(*FormatFromName(o.to), file.records, *io);
   if (!out.ok()) {
-    std::cerr << "scribe: convert: " << out.status().message() << "\n";
+    std::cerr << "scribe: convert: " << TerminalText(out.status().message()) << "\n";
     return kExitInvalid;
   }
   std::cout << *out;
@@ -113,6 +114,13 @@ int CmdReplay(const ReplayOptions& o) {
   const JudgedFile file = JudgeFile(o.file, text, InputFormat(o.from, o.file, text), *io, judge);
   int exit_code = kExitOk;
   for (const v1::Finding& finding : file.read_findings) {
+    std::cerr << FindingToText(o.file, finding) << "\n";
+    exit_code = kExitInvalid;
+  }
+  // A file that holds no record is not a replay of nothing: said as
+  // validate says it.
+  for (const v1::Finding& finding : file.report.findings()) {
+    if (finding.code() != codes::kNoRecords) continue;
     std::cerr << FindingToText(o.file, finding) << "\n";
     exit_code = kExitInvalid;
   }
@@ -201,7 +209,7 @@ int CmdAnnotate(const AnnotateOptions& o) {
     const v1::GameRecord& record = judged.record;
     auto annotated = AnnotateRecord(judged);
     if (!annotated.ok()) {
-      std::cerr << "scribe: annotate: " << annotated.status().message() << "\n";
+      std::cerr << "scribe: annotate: " << TerminalText(annotated.status().message()) << "\n";
       return kExitInvalid;
     }
     if (o.wants_chances()) {
@@ -209,13 +217,13 @@ int CmdAnnotate(const AnnotateOptions& o) {
       if (evaluator == nullptr || evaluator->rules().digest != annotated->rules->digest) {
         auto made = AnnotateEvaluator(o, annotated->rules);
         if (!made.ok()) {
-          std::cerr << "scribe: annotate: " << made.status().message() << "\n";
+          std::cerr << "scribe: annotate: " << TerminalText(made.status().message()) << "\n";
           return kExitUsage;
         }
         evaluator = std::move(*made);
       }
       if (absl::Status s = AddWinningChances(record, *evaluator, &*annotated); !s.ok()) {
-        std::cerr << "scribe: annotate: " << s.message() << "\n";
+        std::cerr << "scribe: annotate: " << TerminalText(s.message()) << "\n";
         return s.code() == absl::StatusCode::kFailedPrecondition ? kExitUsage : kExitInvalid;
       }
       // --graph draws the first record.
@@ -238,7 +246,7 @@ int CmdAnnotate(const AnnotateOptions& o) {
   }
   auto out = WriteRecords(Format::kTsn, annotated_records, *io);
   if (!out.ok()) {
-    std::cerr << "scribe: annotate: " << out.status().message() << "\n";
+    std::cerr << "scribe: annotate: " << TerminalText(out.status().message()) << "\n";
     return kExitInvalid;
   }
   std::cout << *out;

@@ -2,25 +2,36 @@
 
 #include <unistd.h>
 
-#include <cerrno>
-#include <cstring>
-#include <fstream>
+#include <sys/stat.h>
+
 #include <iostream>
 #include <map>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "cli/common.h"
 #include "engine/position.h"
 #include "review/render.h"
 
 namespace scribe {
 
-Progress::Progress(size_t total) : total_(total), enabled_(total >= 20 && isatty(STDERR_FILENO)) {}
+namespace {
 
-Progress::~Progress() {
-  if (enabled_ && drawn_) std::cerr << "\r\033[K" << std::flush;
+// Standard output and standard error are the same terminal.
+bool SameTerminal() {
+  struct stat out, err;
+  return isatty(STDOUT_FILENO) && ::fstat(STDOUT_FILENO, &out) == 0 && ::fstat(STDERR_FILENO, &err) == 0 &&
+         out.st_rdev == err.st_rdev;
 }
+
+}  // namespace
+
+Progress::Progress(size_t total) : total_(total), enabled_(total >= 20 && isatty(STDERR_FILENO)) {
+  if (enabled_) stdout_on_bar_ = SameTerminal();
+}
+
+Progress::~Progress() { Finish(); }
 
 void Progress::Step() {
   ++done_;
@@ -29,9 +40,35 @@ void Progress::Step() {
   const int filled = static_cast<int>(width * done_ / total_);
   if (filled == last_ && done_ != total_) return;
   last_ = filled;
+  Draw();
+}
+
+void Progress::Draw() {
+  const int width = 40;
   drawn_ = true;
-  std::cerr << "\r[" << std::string(filled, '#') << std::string(width - filled, ' ') << "] " << done_ << "/"
+  std::cerr << "\r[" << std::string(last_, '#') << std::string(width - last_, ' ') << "] " << done_ << "/"
             << total_ << " files" << std::flush;
+}
+
+void Progress::Clear() {
+  if (!drawn_) return;
+  std::cerr << "\r\033[K" << std::flush;
+  drawn_ = false;
+}
+
+void Progress::Print(std::ostream& out, const std::string& line) {
+  const bool on_bar = drawn_ && (&out == &std::cerr || stdout_on_bar_);
+  if (on_bar) Clear();
+  out << line << "\n";
+  if (on_bar) {
+    out.flush();
+    Draw();
+  }
+}
+
+void Progress::Finish() {
+  Clear();
+  enabled_ = false;
 }
 
 std::string FindingToText(const std::string& file, const v1::Finding& f) {
@@ -42,8 +79,9 @@ std::string FindingToText(const std::string& file, const v1::Finding& f) {
   if (f.has_action_index()) {
     absl::StrAppend(&context, context.empty() ? "" : ", ", "action ", f.action_index());
   }
-  return absl::StrCat(where, ": error[", f.code(), "]: ", f.message(),
-                      context.empty() ? "" : absl::StrCat(" (", context, ")"));
+  // The file name and the message may quote the input: made safe to print.
+  return TerminalText(absl::StrCat(where, ": error[", f.code(), "]: ", f.message(),
+                                   context.empty() ? "" : absl::StrCat(" (", context, ")")));
 }
 
 void PrintJsonList(const std::vector<std::string>& json) {
@@ -68,9 +106,9 @@ void PrintReplayText(const RefereeResult& result, const v1::GameRecord& record, 
   const Rules& rules = *result.rules;
   static const std::vector<Position> kNone;
   const std::vector<Position>& positions = board ? result.positions : kNone;
-  std::cout << "ruleset " << result.replay.ruleset() << " (digest " << rules.digest << ")\n";
+  std::cout << "ruleset " << TerminalText(result.replay.ruleset()) << " (digest " << rules.digest << ")\n";
   const std::map<std::string, std::string> tags(record.tags().begin(), record.tags().end());
-  for (const auto& [key, value] : tags) std::cout << "  " << key << ": " << value << "\n";
+  for (const auto& [key, value] : tags) std::cout << "  " << TerminalText(key) << ": " << TerminalText(value) << "\n";
   std::cout << SideName(result.replay.first_player() == v1::DARK ? kDark : kLight) << " moves first\n";
   if (!positions.empty()) std::cout << TextBoard(rules, positions[0]);
   for (const v1::ReplayStep& step : result.replay.actions()) {
@@ -130,14 +168,7 @@ bool WriteSvg(const RefereeResult& verdict, const v1::GameRecord& record, int at
                                                 : absl::StrCat(SideName(pos.to_move), " to throw");
   options.caption = n == 0 ? absl::StrCat(name, " \xE2\x80\x94 the start, ", status)
                            : absl::StrCat(name, " \xE2\x80\x94 after ", n, n == 1 ? " action, " : " actions, ", status);
-  std::ofstream out(path, std::ios::binary);
-  out << SvgBoard(rules, pos, options);
-  out.close();
-  if (!out) {
-    std::cerr << "scribe: replay: cannot write " << path << ": " << std::strerror(errno) << "\n";
-    return false;
-  }
-  return true;
+  return WriteOutputFile("replay", path, SvgBoard(rules, pos, options));
 }
 
 bool WriteChanceGraph(const AnnotatedRecord& annotated, const v1::GameRecord& record, const std::string& path) {
@@ -146,24 +177,17 @@ bool WriteChanceGraph(const AnnotatedRecord& annotated, const v1::GameRecord& re
     auto it = record.tags().find(key);
     return it == record.tags().end() ? std::string() : it->second;
   };
+  // The evaluator's name says whether its values are exact or an estimate.
   if (!tag("Light").empty() && !tag("Dark").empty() && annotated.values) {
     options.caption = absl::StrCat("light's winning chance (", tag("Light"), " against ", tag("Dark"),
-                                   ") \xE2\x80\x94 ", annotated.values->evaluator, " (",
-                                   annotated.values->exact ? "exact" : "estimate", ")");
+                                   ") \xE2\x80\x94 ", annotated.values->evaluator);
   }
   auto svg = SvgChanceGraph(annotated, options);
   if (!svg.ok()) {
-    std::cerr << "scribe: annotate: " << svg.status().message() << "\n";
+    std::cerr << "scribe: annotate: " << TerminalText(svg.status().message()) << "\n";
     return false;
   }
-  std::ofstream out(path, std::ios::binary);
-  out << *svg;
-  out.close();
-  if (!out) {
-    std::cerr << "scribe: annotate: cannot write " << path << ": " << std::strerror(errno) << "\n";
-    return false;
-  }
-  return true;
+  return WriteOutputFile("annotate", path, *svg);
 }
 
 }  // namespace scribe

@@ -5,6 +5,7 @@
 #define SCRIBE_CLI_RECORD_OUTPUT_H_
 
 #include <cstddef>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -16,16 +17,26 @@
 namespace scribe {
 
 // A progress bar on standard error, when it is a terminal and the run is
-// long enough to want one.
+// long enough to want one. Results go through Print, which ends the bar's
+// line before a line that shows on the same terminal (every line to
+// standard error; standard output's when it is that terminal too) and
+// draws the bar again after it. Finish clears it for good (before a result
+// printed otherwise); the destructor does too.
 class Progress {
  public:
   explicit Progress(size_t total);
   ~Progress();
   void Step();
+  // Prints `line` and a line end to `out` (std::cout or std::cerr).
+  void Print(std::ostream& out, const std::string& line);
+  void Finish();
 
  private:
+  void Draw();
+  void Clear();
   size_t total_, done_ = 0;
   bool enabled_, drawn_ = false;
+  bool stdout_on_bar_ = false;  // standard output is the bar's terminal
   int last_ = -1;
 };
 

@@ -39,7 +39,7 @@ int CmdSolve(const SolveCliOptions& args) {
   if (!rules.ok()) return RulesetError(rules.status());
   auto index = StateIndex::Create(**rules);
   if (!index.ok()) {
-    std::cerr << "scribe: solve: " << index.status().message()
+    std::cerr << "scribe: solve: " << TerminalText(index.status().message())
               << " (`scribe suggest` and `scribe annotate --depth N` estimate such rulesets by search)\n";
     return kExitUsage;
   }
@@ -63,11 +63,11 @@ int CmdSolve(const SolveCliOptions& args) {
   }
   auto solution = Solve(**rules, **index, options);
   if (!solution.ok()) {
-    std::cerr << "scribe: solve: " << solution.status().message() << "\n";
+    std::cerr << "scribe: solve: " << TerminalText(solution.status().message()) << "\n";
     return kExitUsage;
   }
   if (auto status = WriteTable(args.out, **rules, *solution); !status.ok()) {
-    std::cerr << "scribe: solve: " << status.message() << "\n";
+    std::cerr << "scribe: solve: " << TerminalText(status.message()) << "\n";
     return kExitUsage;
   }
   const double start = solution->values[(*index)->Rank(StartPosition(**rules))];
@@ -85,7 +85,7 @@ int CmdSolve(const SolveCliOptions& args) {
 int CmdTableInfo(const TableInfoOptions& args) {
   auto table = TableEvaluator::Open(args.table);
   if (!table.ok()) {
-    std::cerr << "scribe: table: " << table.status().message() << "\n";
+    std::cerr << "scribe: table: " << TerminalText(table.status().message()) << "\n";
     return kExitUsage;
   }
   const TableInfo& info = (*table)->info();
@@ -93,7 +93,7 @@ int CmdTableInfo(const TableInfoOptions& args) {
   std::cout << absl::StrFormat(
       "ruleset      %s\ndigest       %s\npositions    %d\nfile         %d bytes\nsolve time   %.1f s\n"
       "residual     %.2e\nstart        %.4f%% for the side to move first\n",
-      RulesetName(rules), info.digest, info.positions, info.file_bytes,
+      TerminalText(RulesetName(rules)), TerminalText(info.digest), info.positions, info.file_bytes,
       info.seconds, info.tolerance, 100.0 * (*table)->Value(StartPosition(rules)));
   return kExitOk;
 }

@@ -88,6 +88,13 @@ std::vector<std::string> FormatNames() {
 
 namespace {
 
+// The text without the UTF-8 byte order mark (EF BB BF) it may start with,
+// as some editors save text: every format reads such a file as if it had
+// none. Detection, ReadRecords and JudgeFile take the text through here.
+absl::string_view WithoutByteOrderMark(absl::string_view text) {
+  return absl::StartsWith(text, "\xEF\xBB\xBF") ? text.substr(3) : text;
+}
+
 // Text that is not JSON: RGN when its first turn is written RoyalUr's way
 // ("1. A@A4", "1. 2 --", "/ C@C2"), else TSN ("1. L 3:0-3").
 Format DetectTextFormat(absl::string_view text) {
@@ -119,6 +126,7 @@ Format DetectTextFormat(absl::string_view text) {
 }  // namespace
 
 Format DetectFormat(absl::string_view file_name, absl::string_view text) {
+  text = WithoutByteOrderMark(text);
   if (absl::EndsWithIgnoreCase(file_name, ".tsn")) return Format::kTsn;
   if (absl::EndsWithIgnoreCase(file_name, ".rgn")) return Format::kRgn;
   if (absl::EndsWithIgnoreCase(file_name, ".json")) {
@@ -142,7 +150,7 @@ Format DetectFormat(absl::string_view file_name, absl::string_view text) {
 }
 
 ParsedRecords ReadRecords(Format format, absl::string_view text, const RecordIo& io) {
-  return Spec(format).read(text, io);
+  return Spec(format).read(WithoutByteOrderMark(text), io);
 }
 
 absl::StatusOr<std::string> WriteRecords(Format format, const std::vector<JudgedRecord>& records,
@@ -229,6 +237,8 @@ std::vector<v1::Finding> RecordFindings(Format format, absl::string_view text, c
 
 JudgedFile JudgeFile(absl::string_view file_name, absl::string_view text, Format format, const RecordIo& io,
                      const JudgeOptions& options) {
+  // Lines and columns are counted from after the mark.
+  text = WithoutByteOrderMark(text);
   JudgedFile file;
   std::optional<LineIndex> lines;
   std::vector<v1::Finding> judged;
@@ -250,7 +260,7 @@ JudgedFile JudgeFile(absl::string_view file_name, absl::string_view text, Format
         text, [&](v1::GameRecord& record, RecordSource& source, int index) { judge(record, &source, index); },
         io.rules, io.ruleset);
   } else {
-    parsed = ReadRecords(format, text, io);
+    parsed = Spec(format).read(text, io);
     for (size_t k = 0; k < parsed.records.size(); ++k) {
       judge(parsed.records[k], parsed.sources.empty() ? nullptr : &parsed.sources[k], parsed.record_indices[k]);
     }

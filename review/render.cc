@@ -386,8 +386,8 @@ absl::StatusOr<std::string> SvgChanceGraph(const AnnotatedRecord& annotated, con
   auto x = [&](int ply) { return left + plot_w * ply / std::max(1, plies); };
   auto y = [&](double chance) { return top + plot_h * (1.0 - std::clamp(chance, 0.0, 1.0)); };
   const std::string kind = values.exact ? "exact" : "estimate";
-  const std::string title =
-      absl::StrCat("light's winning chance \xE2\x80\x94 ", values.evaluator, " (", kind, ")");
+  // The evaluator's name says whether its values are exact or an estimate.
+  const std::string title = absl::StrCat("light's winning chance \xE2\x80\x94 ", values.evaluator);
   const std::string caption = options.caption.empty() ? title : options.caption;
 
   SvgWriter w;

@@ -55,7 +55,7 @@ if command -v xmllint >/dev/null; then
   check "the graph is well-formed XML" 0 "" -- xmllint --noout "$TMP/chances.svg"
 fi
 equal "the graph has one point per ply" "$(grep -c 'class="ply"' "$TMP/chances.svg")" "$((actions + 1))"
-check "the graph's title says estimate" 0 "<title>light's winning chance .* \(estimate\)</title>" -- cat "$TMP/chances.svg"
+check "the graph's title says estimate, once" 0 "<title>light's winning chance — search depth 1 \+ race estimate \(an estimate\)</title>" -- cat "$TMP/chances.svg"
 check "the graph names the players" 0 "\(Ann against Bo\)" -- cat "$TMP/chances.svg"
 check "the graph marks the mistakes" 0 "class=\"mark (doubtful|mistake|blunder) (light|dark)\"" -- cat "$TMP/chances.svg"
 "$SCRIBE" annotate --depth 1 "$GAME" > "$TMP/with-graph-flag-off.tsn"
@@ -80,7 +80,7 @@ check "exact values replace an estimate" 0 "" -- cmp "$TMP/exact.tsn" "$TMP/repl
 check "JSON says the values are exact" 0 "\"exact\":true" -- "$SCRIBE" annotate --table "$TMP/two.tbl" --format=json "$TMP/two.json"
 check "JSON names the table" 0 "\"evaluator\":\"table finkel\(pieces=2\) " -- "$SCRIBE" annotate --table "$TMP/two.tbl" --format=json "$TMP/two.json"
 check "annotate --table --graph" 0 "" -- "$SCRIBE" annotate --table "$TMP/two.tbl" --graph "$TMP/exact.svg" "$TMP/two.json"
-check "the graph's title says exact" 0 "<title>light's winning chance .* \(exact\)</title>" -- cat "$TMP/exact.svg"
+check "the graph's title says exact, once" 0 "<title>light's winning chance — table [^ ]+ [0-9a-f]{16} \(exact\)</title>" -- cat "$TMP/exact.svg"
 equal "the exact graph has one point per ply" "$(grep -c 'class="ply"' "$TMP/exact.svg")" "$((two_actions + 1))"
 check "a table for other rules is refused" 2 "--table: .*the table is for ruleset [0-9a-f]{16} \(finkel\(pieces=2\)\), not [0-9a-f]{16} \(finkel\)" -- \
   "$SCRIBE" annotate --table "$TMP/two.tbl" "$GAME"

@@ -1182,7 +1182,11 @@ TEST(TsnRobustnessTest, BinaryBytes) {
   const v1::Finding f = OnlyFinding(text, "tsn-syntax", 1, 1);
   EXPECT_TRUE(absl::StrContains(f.message(), "byte 0x00")) << f.message();
   OnlyFinding(std::string("[Ruleset \"finkel\"]\n\n1. L 3:0-3\x00\n", 32), "tsn-syntax", 3, 11);
-  OnlyFinding("\xef\xbb\xbf[Ruleset \"finkel\"]\n", "tsn-syntax", 1, 1);  // a UTF-8 byte order mark
+  // A UTF-8 byte order mark at the start is skipped (columns count from
+  // after it); a second one is a byte like any other.
+  ExpectValid("\xef\xbb\xbf[Ruleset \"finkel\"]\n\n1. L 3:0-3\n");
+  OnlyFinding("\xef\xbb\xbf[Ruleset \"finkel\"] x\n", "tsn-syntax", 1, 20);
+  OnlyFinding("\xef\xbb\xbf\xef\xbb\xbf[Ruleset \"finkel\"]\n", "tsn-syntax", 1, 1);
   // Bytes that are not ASCII are fine inside values and comments.
   const v1::GameRecord r = ReadOne("[Ruleset \"finkel\"]\n[Light \"Ann\xc3\xa9\"]\n\n1. L 3:0-3 {\xe2\x9c\x93}\n");
   EXPECT_EQ(r.tags().at("Light"), "Ann\xc3\xa9");

@@ -1052,14 +1052,15 @@ TEST(ChanceGraphTest, OnePointPerPlyAndAMarkPerError) {
   for (const ActionAnnotation& an : a.actions) marked += !an.values->mark.empty();
   EXPECT_GT(marked, 0);
   EXPECT_EQ(CountClass(elements, "mark "), marked);
-  // The title says what the values are.
-  EXPECT_TRUE(absl::StrContains(*svg, "<title>light's winning chance \xE2\x80\x94 test exact finkel(pieces=2) (exact)</title>"))
+  // The title says what the values are, by the evaluator's name (which
+  // says whether they are exact), once.
+  EXPECT_TRUE(absl::StrContains(*svg, "<title>light's winning chance \xE2\x80\x94 test exact finkel(pieces=2)</title>"))
       << *svg;
   // An estimate says so too, and an annotation without values has no graph.
   const NoisyTestEvaluator noisy(exact);
   auto estimate = SvgChanceGraph(MustAnnotateWith(record, noisy));
   ASSERT_TRUE(estimate.ok());
-  EXPECT_TRUE(absl::StrContains(*estimate, "(estimate)</title>"));
+  EXPECT_TRUE(absl::StrContains(*estimate, "\xE2\x80\x94 test estimate [noisy]</title>"));
   EXPECT_FALSE(SvgChanceGraph(MustAnnotate(record)).ok());
 }
 
