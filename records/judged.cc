@@ -40,10 +40,6 @@ absl::Status RequireLegal(const JudgedRecord& judged, absl::string_view format_n
                    f.has_action_index() ? absl::StrCat("action ", f.action_index(), ": ") : "", f.message()));
 }
 
-namespace {
-
-// The path of the first string field of `message` that is not UTF-8
-// ("tags[\"Event\"]", "actions[3].comment"); empty when there is none.
 std::string FirstNonUtf8Path(const google::protobuf::Message& message) {
   namespace pb = google::protobuf;
   const pb::Reflection* r = message.GetReflection();
@@ -80,7 +76,6 @@ std::string FirstNonUtf8Path(const google::protobuf::Message& message) {
   return "";
 }
 
-}  // namespace
 
 absl::Status RequireUtf8(const v1::GameRecord& record, absl::string_view format_name) {
   const std::string where = FirstNonUtf8Path(record);

@@ -14,6 +14,7 @@
 #include "absl/strings/string_view.h"
 #include "engine/rules.h"
 #include "records/referee.h"
+#include "google/protobuf/message.h"
 #include "scribe/v1/record.pb.h"
 
 namespace scribe {
@@ -60,6 +61,11 @@ absl::Status RequireLegal(const JudgedRecord& judged, absl::string_view format_n
 // ("cannot write the record as <format>: tags["Event"] is not UTF-8
 // text"): a writer never drops or changes bytes.
 absl::Status RequireUtf8(const v1::GameRecord& record, absl::string_view format_name);
+
+// The path of the first string field of `message` that is not UTF-8
+// ("tags[\"Event\"]", "actions[3].comment"); empty when there is none.
+// RequireUtf8's check, for callers that word their own error (the service).
+std::string FirstNonUtf8Path(const google::protobuf::Message& message);
 
 // A writer's error about record k of n: "record k: " before the message
 // when there are several.

@@ -862,7 +862,7 @@ absl::StatusOr<std::string> WriteRoyalUrJson(const std::vector<JudgedRecord>& re
 }
 
 std::vector<v1::Finding> CheckRoyalUrJsonForm(const RecordSource& source, const RefereeResult& result,
-                                              const v1::GameRecord& record, const LineIndex& lines,
+                                              const v1::GameRecord& /*record*/, const LineIndex& lines,
                                               int record_index) {
   std::vector<v1::Finding> out;
   if (result.rules == nullptr) return out;

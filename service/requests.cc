@@ -7,6 +7,7 @@
 #include "absl/strings/str_join.h"
 #include "engine/ruleset.h"
 #include "engine/search.h"
+#include "records/judged.h"
 #include "records/position_string.h"
 #include "records/referee.h"
 #include "records/squares.h"
@@ -109,35 +110,11 @@ void AddFindings(const v1::FileReport& report, const std::string& field, std::ve
   }
 }
 
-std::string FirstNonUtf8Field(const google::protobuf::Message& message) {
-  namespace pb = google::protobuf;
-  const pb::Reflection* r = message.GetReflection();
-  std::vector<const pb::FieldDescriptor*> fields;
-  r->ListFields(message, &fields);
-  for (const pb::FieldDescriptor* f : fields) {
-    const int n = f->is_repeated() ? r->FieldSize(message, f) : 1;
-    for (int i = 0; i < n; ++i) {
-      const std::string where = f->is_repeated() ? absl::StrCat(f->name(), "[", i, "]") : f->name();
-      if (f->type() == pb::FieldDescriptor::TYPE_STRING) {
-        std::string scratch;
-        const std::string& value = f->is_repeated() ? r->GetRepeatedStringReference(message, f, i, &scratch)
-                                                    : r->GetStringReference(message, f, &scratch);
-        if (!IsValidUtf8(value)) return where;
-      } else if (f->cpp_type() == pb::FieldDescriptor::CPPTYPE_MESSAGE) {
-        const pb::Message& sub = f->is_repeated() ? r->GetRepeatedMessage(message, f, i) : r->GetMessage(message, f);
-        const std::string inner = FirstNonUtf8Field(sub);
-        if (!inner.empty()) return absl::StrCat(where, ".", inner);
-      }
-    }
-  }
-  return "";
-}
-
 bool CheckUtf8(const Input& input, const std::string& field, const std::vector<JudgedRecord>& records,
                std::vector<FieldViolation>* violations) {
   const size_t before = violations->size();
   for (size_t k = 0; k < records.size(); ++k) {
-    const std::string where = FirstNonUtf8Field(records[k].record);
+    const std::string where = FirstNonUtf8Path(records[k].record);
     if (!where.empty()) {
       violations->push_back({absl::StrCat(field, input.structured ? ".record" : ".text"),
                              absl::StrCat(records.size() > 1 ? absl::StrCat("record ", k, ": ") : std::string(),

@@ -54,10 +54,6 @@ bool ReadInput(const v1::RecordInput& in, const std::string& field, const Servic
 // ("line L:C: action N: [code] message").
 void AddFindings(const v1::FileReport& report, const std::string& field, std::vector<FieldViolation>* violations);
 
-// The path of the first string field of a message (nested ones included)
-// that is not UTF-8, empty when there is none.
-std::string FirstNonUtf8Field(const google::protobuf::Message& message);
-
 // What is sent back (records, texts written from them) is proto3 strings,
 // which a client's parser refuses unless they are UTF-8: false with a
 // violation per record of `input` that has a field in another encoding.
