@@ -10,6 +10,7 @@
 #include "cli/command.h"
 #include "cli/common.h"
 #include "cli/record_commands.h"
+#include "cli/review_commands.h"
 #include "cli/ruleset_commands.h"
 #include "cli/solve_commands.h"
 
@@ -27,6 +28,7 @@ int Main(int argc, char** argv) {
   CommandRegistry registry;
   AddRulesetCommands(app, registry);
   AddRecordCommands(app, registry);
+  AddReviewCommands(app, registry);
   AddPerftCommand(app, registry);
   AddSolveCommands(app, registry);
   AddAnalysisCommands(app, registry);

@@ -1,0 +1,126 @@
+// The calibration of the review's performance rating (review/review.h,
+// docs/review.md): bots of known strength play matches against perfect
+// play (a solved table), and for each bot we measure
+//   - its score against perfect play, as an Elo difference
+//     D = 400 log10(score / (1 - score)), and
+//   - its error rate: the mean loss in winning chance of its decisions
+//     (moves with at least two legal moves), measured by the same table.
+// The rating is then fitted as rating = kRatingPerfect - slope * error rate
+// (points per decision), through perfect play at error rate 0, by least
+// squares over the bots: slope = sum(ER * -D) / sum(ER^2).
+//
+//   build/bench/calibrate_rating --table finkel.tbl --games 4000
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "CLI/CLI.hpp"
+#include "analysis/table.h"
+#include "engine/bots.h"
+#include "engine/evaluator.h"
+#include "engine/random.h"
+#include "review/review.h"
+
+namespace scribe {
+namespace {
+
+// A bot that plays as `inner` and keeps the loss of every decision it makes.
+class Measured : public Bot {
+ public:
+  Measured(std::unique_ptr<Bot> inner, const Evaluator& table) : inner_(std::move(inner)), table_(table) {}
+  std::optional<Move> Choose(const Position& pos, int roll) override {
+    std::optional<Move> m = inner_->Choose(pos, roll);
+    if (!m) return m;
+    const std::vector<ValuedMove> ranked = RankMovesByValue(table_, pos, roll);
+    if (ranked.size() < 2) return m;
+    for (const ValuedMove& v : ranked) {
+      if (v.move == *m) {
+        loss_ += ranked.front().value - v.value;
+        accuracy_ += DecisionAccuracy(ranked.front().value - v.value);
+      }
+    }
+    ++decisions_;
+    return m;
+  }
+  std::string name() const override { return inner_->name(); }
+  double error_rate() const { return decisions_ > 0 ? loss_ / decisions_ : 0; }
+  double accuracy() const { return decisions_ > 0 ? accuracy_ / decisions_ : 100; }
+  long decisions() const { return decisions_; }
+
+ private:
+  std::unique_ptr<Bot> inner_;
+  const Evaluator& table_;
+  double loss_ = 0;
+  double accuracy_ = 0;
+  long decisions_ = 0;
+};
+
+int Run(int argc, char** argv) {
+  CLI::App app{"Fit the review's performance rating to bots' results against perfect play"};
+  std::string table_path;
+  int games = 2000;
+  uint64_t seed = 1;
+  std::vector<std::string> bots = {"random", "heuristic", "search:0", "search:1", "search:2"};
+  app.add_option("--table", table_path, "the solved table (finkel)")->required();
+  app.add_option("--games", games, "games per bot (half with each colour)");
+  app.add_option("--seed", seed, "dice seed");
+  app.add_option("--bots", bots, "the bots to measure");
+  CLI11_PARSE(app, argc, argv);
+
+  auto opened = TableEvaluator::Open(table_path);
+  if (!opened.ok()) {
+    std::fprintf(stderr, "%s\n", opened.status().ToString().c_str());
+    return 2;
+  }
+  std::shared_ptr<const TableEvaluator> table = std::move(*opened);
+  const std::shared_ptr<const Rules> rules = table->shared_rules();
+  std::printf("| bot | games | score against perfect | Elo difference D | decisions | error rate (points) | accuracy |\n");
+  std::printf("|---|---|---|---|---|---|---|\n");
+  double sum_xy = 0, sum_xx = 0;
+  struct Point { std::string bot; double er, d; };
+  std::vector<Point> points;
+  for (const std::string& name : bots) {
+    auto spec = ParseBotSpec(name);
+    if (!spec.ok()) {
+      std::fprintf(stderr, "%s\n", spec.status().ToString().c_str());
+      return 2;
+    }
+    auto inner = MakeBot(*spec, rules, table, seed);
+    auto perfect = MakeBot({BotSpec::Kind::kPerfect}, rules, table);
+    if (!inner.ok() || !perfect.ok()) return 2;
+    Measured bot(std::move(*inner), *table);
+    Rng dice(seed);
+    double score = 0;
+    int played = 0;
+    for (int g = 0; g < games; ++g) {
+      const Side bot_side = g % 2 == 0 ? kLight : kDark;
+      Bot& light = bot_side == kLight ? static_cast<Bot&>(bot) : **perfect;
+      Bot& dark = bot_side == kDark ? static_cast<Bot&>(bot) : **perfect;
+      const GameResult r = PlayGame(*rules, light, dark, (g / 2) % 2 == 0 ? kLight : kDark, dice);
+      if (!r.winner) continue;
+      ++played;
+      score += *r.winner == bot_side ? 1.0 : 0.0;
+    }
+    const double p = score / played;
+    const double d = 400.0 * std::log10(p / (1.0 - p));
+    const double er = 100.0 * bot.error_rate();
+    std::printf("| %s | %d | %.4f | %.0f | %ld | %.3f | %.1f%% |\n", name.c_str(), played, p, d, bot.decisions(), er,
+                bot.accuracy());
+    std::fflush(stdout);
+    points.push_back({name, er, d});
+    sum_xy += er * -d;
+    sum_xx += er * er;
+  }
+  const double slope = sum_xy / sum_xx;
+  std::printf("\nslope: %.1f rating points per point of error rate\n", slope);
+  std::printf("| bot | D measured | D fitted (-slope * ER) |\n|---|---|---|\n");
+  for (const Point& p : points) std::printf("| %s | %.0f | %.0f |\n", p.bot.c_str(), p.d, -slope * p.er);
+  return 0;
+}
+
+}  // namespace
+}  // namespace scribe
+
+int main(int argc, char** argv) { return scribe::Run(argc, argv); }
