@@ -107,6 +107,11 @@ void RunParallel(size_t count, int threads, const std::function<void(size_t)>& w
 // file holds several, unique within the collection.
 std::string PageName(const std::string& source, std::set<std::string>* taken) {
   std::string base = source.substr(source.find_last_of('/') + 1);
+  const size_t hash = base.find('#');
+  const std::string record = hash == std::string::npos ? "" : base.substr(hash + 1);
+  base = base.substr(0, hash);
+  if (const size_t dot = base.find_last_of('.'); dot != std::string::npos && dot > 0) base.resize(dot);
+  if (!record.empty()) base += "-" + record;
   std::string name;
   for (char c : base) name += (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_') ? c : '_';
   if (name.empty()) name = "game";

@@ -126,15 +126,14 @@ absl::StatusOr<GameReview> ReviewGame(const v1::GameRecord& record, const Annota
     p.rating = PerformanceRating(p.error_rate);
     p.result = side == kLight ? end_light : 1.0 - end_light;
   }
-  // The result had both sides' throws been average: the start chance, less
-  // what the side lost by its moves, plus what the opponent lost. With exact
-  // chances this is result - (own luck - the opponent's luck) exactly; an
-  // estimate's chances do not add up from ply to ply, and this form keeps
-  // the estimate's drift out of it (docs/review.md).
+  // The luck-adjusted result, as GNU Backgammon has it: the result less
+  // the luck (own luck - the opponent's). With exact chances it is also the
+  // start chance - own total loss + the opponent's total loss; an
+  // estimate's chances do not add up exactly from ply to ply, so there the
+  // two differ (docs/review.md).
   for (Side side : {kLight, kDark}) {
     PlayerReview& p = review.players[side];
-    const double start = side == kLight ? review.start_light : 1.0 - review.start_light;
-    p.luck_adjusted_result = start - p.total_loss + review.players[Other(side)].total_loss;
+    p.luck_adjusted_result = p.result - (p.luck - review.players[Other(side)].luck);
   }
 
   // The costliest decisions first; equal losses in game order.

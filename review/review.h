@@ -82,9 +82,11 @@ struct PlayerReview {
   // The result: 1 won, 0 lost; an unfinished game: the side's chance at
   // the end.
   double result = 0;
-  // The result the side would expect had both sides' throws been average:
-  // its start chance - its total loss + the opponent's total loss. With
-  // exact chances it equals result - (own luck - the opponent's luck).
+  // result - (own luck - the opponent's luck), as GNU Backgammon has it:
+  // the result with the dice's part taken out. With exact chances it equals
+  // the start chance - own total loss + the opponent's total loss. One
+  // game's can fall outside [0, 1]; over many games it estimates the share
+  // of games the side would win with average dice.
   double luck_adjusted_result = 0;
   GameCounts counts;
 };

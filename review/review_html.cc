@@ -1,5 +1,6 @@
 #include "review/review_html.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <vector>
@@ -192,7 +193,11 @@ absl::StatusOr<std::string> ReviewPage(const v1::GameRecord& record, const Annot
   }
   const Rules& rules = *annotated.rules;
   const std::vector<double> light = LightChances(annotated);
-  absl::StatusOr<std::string> graph = SvgChanceGraph(annotated);
+  // The graph about as wide as the page's column, whatever the game's length.
+  ChanceGraphOptions graph_options;
+  graph_options.ply_width = std::clamp(720 / std::max<int>(1, annotated.actions.size()), 2, 12);
+  graph_options.plot_height = 200;
+  absl::StatusOr<std::string> graph = SvgChanceGraph(annotated, graph_options);
   if (!graph.ok()) return graph.status();
   const int n = static_cast<int>(annotated.actions.size());
   const std::string title =
@@ -224,11 +229,11 @@ absl::StatusOr<std::string> ReviewPage(const v1::GameRecord& record, const Annot
   absl::StrAppend(&out, "<main id=\"review\" data-plies=\"", n, "\">\n<section class=\"play\">\n",
                   "<div id=\"board\" data-ply=\"0\">", InlineSvg(SvgBoard(rules, annotated.positions.front())),
                   "</div>\n<div class=\"controls\">",
-                  "<button id=\"first\" title=\"the start (Home)\">\u23ee</button>",
+                  "<button id=\"first\" title=\"the start (Home)\">|\u25c0</button>",
                   "<button id=\"prev\" title=\"back (\u2190)\">\u25c0</button>",
                   "<span id=\"ply-label\">start</span>",
                   "<button id=\"next\" title=\"forward (\u2192)\">\u25b6</button>",
-                  "<button id=\"last\" title=\"the end (End)\">\u23ed</button>",
+                  "<button id=\"last\" title=\"the end (End)\">\u25b6|</button>",
                   "</div>\n<p id=\"caption\" aria-live=\"polite\"></p>\n",
                   "<div id=\"graph\" title=\"click to show that position\">", InlineSvg(*graph), "</div>\n",
                   "</section>\n<section class=\"facts\">\n<h2>Players <small>(", kind, ")</small></h2>\n",

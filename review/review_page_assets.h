@@ -59,6 +59,8 @@ table.sortable th.asc::after { content: " \25b2"; } table.sortable th.desc::afte
   main#review { grid-template-columns: minmax(0, 1fr); gap: 8px; }
   .play { position: static; }
   #moves { max-height: 300px; }
+  #graph { overflow-x: auto; }
+  #graph svg { width: auto; max-width: none; height: 200px; }
   th, td { padding: 3px 4px; }
 }
 )css";

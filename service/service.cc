@@ -13,6 +13,7 @@
 #include "engine/search.h"
 #include "review/annotate.h"
 #include "review/annotation_text.h"
+#include "review/review.h"
 #include "records/formats.h"
 #include "records/position_string.h"
 #include "records/referee.h"
@@ -119,7 +120,14 @@ grpc::Status ScribeServiceImpl::AnnotateRecord(grpc::ServerContext* context, con
     // The annotations change comments only: each verdict stands.
     std::vector<JudgedRecord> annotated_records;
     for (size_t k = 0; k < records.size(); ++k) {
-      *response->add_annotations() = AnnotationToProto(annotated[k], records[k].record.ruleset());
+      v1::Annotation* annotation = response->add_annotations();
+      *annotation = AnnotationToProto(annotated[k], records[k].record.ruleset());
+      // With winning chances, the players' review (docs/review.md).
+      if (annotated[k].values) {
+        auto review = ReviewGame(records[k].record, annotated[k]);
+        if (!review.ok()) return BadRequest({{"input", std::string(review.status().message())}});
+        *annotation->mutable_review() = ReviewToProto(*review, *annotated[k].rules);
+      }
       annotated_records.push_back(
           {WithAnnotations(records[k].record, annotated[k]), std::move(records[k].verdict), records[k].index});
     }

@@ -172,12 +172,12 @@ TEST(ReviewTest, WorkedExampleByHand) {
   EXPECT_NEAR(light.luck, 0.13, 1e-12);
   EXPECT_NEAR(dark.luck, -0.04, 1e-12);
   // Unfinished: the result is the chance at the end; luck-adjusted, the
-  // start chance less own losses plus the opponent's.
+  // result less the net luck (0.13 - -0.04 = 0.17).
   EXPECT_NEAR(light.result, 0.75, 1e-12);
   EXPECT_NEAR(dark.result, 0.25, 1e-12);
   EXPECT_NEAR(r.start_light, 0.52, 1e-12);
-  EXPECT_NEAR(light.luck_adjusted_result, 0.52 - 0.08, 1e-12);
-  EXPECT_NEAR(dark.luck_adjusted_result, 0.48 + 0.08, 1e-12);
+  EXPECT_NEAR(light.luck_adjusted_result, 0.75 - 0.17, 1e-12);
+  EXPECT_NEAR(dark.luck_adjusted_result, 0.25 + 0.17, 1e-12);
   // Key moves: the costliest first.
   ASSERT_EQ(r.key_moves.size(), 2u);
   EXPECT_EQ(r.key_moves[0].index, 0);
@@ -294,7 +294,8 @@ TEST(ReviewTest, SwappingThePlayersSwapsTheirFigures) {
 
 TEST(ReviewTest, WithExactChancesLuckExplainsTheResult) {
   // result = start - own loss + opponent's loss + own luck - opponent's luck,
-  // so the luck-adjusted result is also result - net luck.
+  // so the luck-adjusted result (result - net luck) is also the start less
+  // own losses plus the opponent's.
   const ExactTestEvaluator& exact = Exact(kTwo);
   for (uint64_t seed = 1; seed <= 30; ++seed) {
     const GameReview r = MustReview(RandomRecord(kTwo, seed), exact).review;
@@ -302,7 +303,9 @@ TEST(ReviewTest, WithExactChancesLuckExplainsTheResult) {
     for (Side s : {kLight, kDark}) {
       const PlayerReview& p = r.players[s];
       const double net_luck = p.luck - r.players[Other(s)].luck;
-      EXPECT_NEAR(p.luck_adjusted_result, p.result - net_luck, 1e-9) << seed;
+      EXPECT_NEAR(p.luck_adjusted_result, p.result - net_luck, 1e-12) << seed;
+      const double start = s == kLight ? r.start_light : 1 - r.start_light;
+      EXPECT_NEAR(p.luck_adjusted_result, start - p.total_loss + r.players[Other(s)].total_loss, 1e-9) << seed;
     }
   }
 }

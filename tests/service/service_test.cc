@@ -32,6 +32,7 @@
 #include "gtest/gtest.h"
 #include "review/annotate.h"
 #include "review/annotation_text.h"
+#include "review/review.h"
 #include "records/json_record.h"
 #include "records/position_string.h"
 #include "records/random_game.h"
@@ -870,7 +871,17 @@ TEST_F(ServiceTest, AnnotateRecordAddsWinningChancesWhenAskedFor) {
   google::protobuf::util::MessageDifferencer differencer;
   differencer.ReportDifferencesToString(&diff);
   ASSERT_EQ(exact.annotations_size(), 1);
-  EXPECT_TRUE(differencer.Compare(AnnotationToProto(*expected, game.ruleset()), exact.annotations(0))) << diff;
+  // The annotation is the library's, field for field, and so is the
+  // players' review beside it.
+  v1::Annotation expected_proto = AnnotationToProto(*expected, game.ruleset());
+  auto expected_review = ReviewGame(game, *expected);
+  ASSERT_TRUE(expected_review.ok()) << expected_review.status();
+  *expected_proto.mutable_review() = ReviewToProto(*expected_review, table->rules());
+  EXPECT_TRUE(exact.annotations(0).review().exact());
+  EXPECT_EQ(exact.annotations(0).review().light().decisions() + exact.annotations(0).review().dark().decisions() > 0,
+            true);
+  EXPECT_TRUE(differencer.Compare(expected_proto, exact.annotations(0))) << diff;
+  EXPECT_FALSE(plain.annotations(0).has_review());
   const v1::Annotation& a = exact.annotations(0);
   EXPECT_TRUE(a.exact());
   EXPECT_EQ(a.evaluator(), table->name());
