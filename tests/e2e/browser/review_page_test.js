@@ -219,49 +219,56 @@ describe('the review page in headless chromium', () => {
 
   it('jumps to the ply nearest to a click on the graph', async () => {
     const page = await openPage(LAPTOP);
-    // The centre of circle k (in the window, the graph scrolled into view),
-    // and whether the point at (x, y) is in the graph and not on a circle.
-    const circle = (k) => page.evaluate((k) => {
+    // Clicks land on whole pixels, as a mouse's do (the browser's clientX is
+    // a whole number): the point for circle k is its centre rounded, and
+    // the ply a point must show is that of the circle whose centre is
+    // nearest to the point's x, by a clear pixel at least.
+    // point(k, null): circle k's centre; point(k, t): a point of the plot
+    // between circles k and k + 1, not on a circle, whose nearest is t.
+    // Both scroll the graph into view first (showing a ply may scroll).
+    const point = (k, t) => page.evaluate((k, t) => {
       const svg = document.querySelector('#graph svg');
       const r0 = svg.getBoundingClientRect();
       if (r0.top < 0 || r0.bottom > window.innerHeight) svg.scrollIntoView({ block: 'center' });
-      const r = svg.querySelectorAll('circle.ply')[k].getBoundingClientRect();
-      return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
-    }, k);
-    const between = (x) => page.evaluate((x) => {
-      const svg = document.querySelector('#graph svg');
       const r = svg.getBoundingClientRect();
-      for (const f of [0.5, 0.3, 0.7, 0.15, 0.85]) {
-        const y = r.top + f * r.height;
+      const cs = [...svg.querySelectorAll('circle.ply')].map((c) => {
+        const q = c.getBoundingClientRect();
+        return { x: q.left + q.width / 2, y: q.top + q.height / 2 };
+      });
+      const inGraph = (x, y) => {
         const el = document.elementFromPoint(x, y);
-        if (el && svg.contains(el) && !el.matches('circle.ply')) return y;
+        return !!el && svg.contains(el) && (t === null || !el.matches('circle.ply'));
+      };
+      if (t === null) {
+        const x = Math.round(cs[k].x), y = Math.round(cs[k].y);
+        return inGraph(x, y) ? { x, y } : null;
+      }
+      for (let x = Math.ceil(cs[k].x); x <= Math.floor(cs[k + 1].x); x++) {
+        const d = cs.map((c, i) => [Math.abs(c.x - x), i]).sort((a, b) => a[0] - b[0]);
+        if (d[0][1] !== t || d[1][0] - d[0][0] < 1) continue;
+        for (const f of [0.5, 0.3, 0.7, 0.15, 0.85]) {
+          const y = Math.round(r.top + f * r.height);
+          if (inGraph(x, y)) return { x, y };
+        }
       }
       return null;
-    }, x);
+    }, k, t);
     const order = [];
     for (let s = 0; s < 5; s++) for (let k = N - s; k >= 0; k -= 5) order.push(k);
     for (const k of order) {
-      const c = await circle(k);
-      const hit = await page.evaluate((x, y) => {
-        const el = document.elementFromPoint(x, y);
-        return !!el && document.querySelector('#graph svg').contains(el);
-      }, c.x, c.y);
-      assert.ok(hit, `circle ${k} can be clicked (nothing covers it)`);
+      const c = await point(k, null);
+      assert.ok(c, `circle ${k} can be clicked (it is in the graph and nothing covers it)`);
       await page.mouse.click(c.x, c.y);
       await expectPly(page, k, `click on the graph's circle ${k}`);
     }
-    // Points of the plot between two circles: the nearer one's ply.
     let tried = 0;
     for (let k = 3; k < N; k += 10) {
-      const a = await circle(k);
-      const b = await circle(k + 1);
-      for (const [f, want] of [[0.3, k], [0.7, k + 1]]) {
-        const x = a.x + f * (b.x - a.x);
-        const y = await between(x);
-        if (y === null) continue;
+      for (const t of [k, k + 1]) {
+        const c = await point(k, t);
+        if (!c) continue;
         tried++;
-        await page.mouse.click(x, y);
-        await expectPly(page, want, `click on the graph between circles ${k} and ${k + 1} (${f})`);
+        await page.mouse.click(c.x, c.y);
+        await expectPly(page, t, `click on the graph at x ${c.x} between circles ${k} and ${k + 1}`);
       }
     }
     assert.ok(tried >= 4, `clicked the plot between circles ${tried} times (no free point found)`);
