@@ -26,7 +26,7 @@ if [ -n "${PAGE:-}" ]; then
   page="$(realpath "$PAGE")"
 else
   page="$TMP/page.html"
-  "$SCRIBE" review "$RECORD" --depth 1 --html "$page"
+  "$SCRIBE" review "$RECORD" --depth 1 --html "$page" > "$TMP/review.txt"
 fi
 "$SCRIBE" replay --format=json "$RECORD" > "$TMP/replay.json"
 rules="$(sed -n 's/^{"ruleset":"\([^"]*\)".*/\1/p' "$TMP/replay.json")"
