@@ -19,10 +19,14 @@ PACKAGES=(
   nginx python3-yaml
   # TLS test certificates, made at test time (tests/e2e/tls_test.sh)
   openssl
+  # the review page in a real browser (tests/e2e/review_browser_test.sh):
+  # headless chromium, driven by puppeteer-core from npm (tests/e2e/browser)
+  chromium
 )
 # The gRPC client no one here wrote (tests/e2e/node_client: @grpc/grpc-js from
-# npm) needs Node.js and npm; a machine with its own Node.js (e.g. from
-# NodeSource, which bundles npm) keeps it.
+# npm) and the browser test (tests/e2e/browser: puppeteer-core) need Node.js
+# and npm; a machine with its own Node.js (e.g. from NodeSource, which bundles
+# npm) keeps it.
 if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
   PACKAGES+=(nodejs npm)
 fi

@@ -2,9 +2,9 @@
 # Sets up, builds, and runs the whole test suite:
 #  1. the release build and every test but the container's: unit tests
 #     (rules, properties, reference games, perft, records, the service in
-#     process), the command line end to end, and the real server driven by
-#     a Node gRPC client, under overload, behind nginx, against its
-#     Kubernetes manifests;
+#     process), the command line end to end, the review page in headless
+#     chromium, and the real server driven by a Node gRPC client, under
+#     overload, behind nginx, against its Kubernetes manifests;
 #  2. the unit tests again, built with AddressSanitizer and
 #     UndefinedBehaviorSanitizer;
 #  3. every fuzz target under the sanitizers (FUZZ_SECONDS each, default 20);
@@ -19,6 +19,7 @@ start=$SECONDS
 echo "== release build and all tests but the container's"
 scripts/build.sh build
 tests/e2e/node_client/install.sh
+tests/e2e/browser/install.sh
 ctest --test-dir build --output-on-failure -j "$jobs" -LE container
 
 echo "== unit tests under AddressSanitizer and UndefinedBehaviorSanitizer"
