@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# The review of a collection (docs/BENCHMARKS.md, "The review of a
+# collection"): GAMES random finkel games (scribe play, seeds 1..GAMES),
+# reviewed with the full finkel table, as one folder of files and as one
+# file of records; text and JSON; 2 threads and 1; peak memory; and, for
+# the first 1,000 games, the pages.
+#   bench/review_bench.sh TABLE [GAMES] [SCRIBE]
+# TABLE is the solved finkel table (scribe solve --ruleset finkel --out F).
+set -euo pipefail
+TABLE="$1"
+GAMES="${2:-10000}"
+SCRIBE="${3:-build/cli/scribe}"
+OUT="${BENCH_OUT:-bench-out/review}"
+mkdir -p "$OUT/games"
+
+# The games, made once.
+if [ "$(ls "$OUT/games" | wc -l)" -ne "$GAMES" ]; then
+  rm -rf "$OUT/games" && mkdir -p "$OUT/games"
+  seq 1 "$GAMES" | xargs -P 2 -I{} sh -c "\"$SCRIBE\" play --ruleset finkel --seed {} > \"$OUT/games/g{}.json\""
+  { echo "["; for f in "$OUT"/games/*.json; do cat "$f"; echo ","; done | sed '$d'; echo "]"; } >"$OUT/all.json"
+fi
+echo "games: $GAMES, actions: $(cat "$OUT"/games/*.json | grep -o '"roll"' | wc -l)"
+
+hyperfine --warmup 1 --runs 5 --export-markdown "$OUT/hyperfine.md" \
+  -n "folder, text, 2 threads" "$SCRIBE review $OUT/games --table $TABLE --threads 2 >/dev/null" \
+  -n "folder, json, 2 threads" "$SCRIBE review $OUT/games --table $TABLE --threads 2 --format=json >/dev/null" \
+  -n "one file, text, 2 threads" "$SCRIBE review $OUT/all.json --table $TABLE --threads 2 >/dev/null" \
+  -n "folder, text, 1 thread" "$SCRIBE review $OUT/games --table $TABLE --threads 1 >/dev/null" \
+  -n "validate the folder (baseline)" "$SCRIBE validate $OUT/games >/dev/null"
+cat "$OUT/hyperfine.md"
+
+for threads in 2 1; do
+  /usr/bin/time -f "peak RSS, folder, $threads threads: %M KB (%e s)" \
+    "$SCRIBE" review "$OUT/games" --table "$TABLE" --threads "$threads" >/dev/null
+done
+
+# Pages: the first 1,000 games.
+mkdir -p "$OUT/thousand" && rm -rf "$OUT/site"
+ls "$OUT/games" | head -1000 | while read -r f; do cp "$OUT/games/$f" "$OUT/thousand/$f"; done
+/usr/bin/time -f "pages for 1000 games: %e s, peak RSS %M KB" \
+  "$SCRIBE" review "$OUT/thousand" --table "$TABLE" --html "$OUT/site" >/dev/null
+echo "pages: $(ls "$OUT/site" | wc -l) files, $(du -sh "$OUT/site" | cut -f1)"
