@@ -16,8 +16,15 @@ mkdir -p "$OUT/games"
 # The games, made once.
 if [ "$(ls "$OUT/games" | wc -l)" -ne "$GAMES" ]; then
   rm -rf "$OUT/games" && mkdir -p "$OUT/games"
-  seq 1 "$GAMES" | xargs -P 2 -I{} sh -c "\"$SCRIBE\" play --ruleset finkel --seed {} > \"$OUT/games/g{}.json\""
-  { echo "["; for f in "$OUT"/games/*.json; do cat "$f"; echo ","; done | sed '$d'; echo "]"; } >"$OUT/all.json"
+  "$SCRIBE" play --ruleset finkel --seed 1 --games "$GAMES" >"$OUT/all.json"
+  # One file per game too: line k + 1 of the array is game k.
+  python3 - "$OUT" <<'PY'
+import sys
+out = sys.argv[1]
+lines = [l.rstrip(",\n") for l in open(f"{out}/all.json") if l.startswith("{")]
+for k, line in enumerate(lines, 1):
+    open(f"{out}/games/g{k:05d}.json", "w").write(line + "\n")
+PY
 fi
 echo "games: $GAMES, actions: $(cat "$OUT"/games/*.json | grep -o '"roll"' | wc -l)"
 

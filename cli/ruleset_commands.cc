@@ -43,21 +43,29 @@ int CmdRulesetShow(const RulesetShowOptions& o) {
 struct PlayOptions {
   std::string ruleset;
   uint64_t seed = 1;
+  int games = 1;
 };
 
+// One game as a JSON record; with --games N, N games (seeds seed, seed+1,
+// ...) as a JSON array, one record per line, each the game `scribe play
+// --seed` of its seed gives.
 int CmdPlay(const PlayOptions& o) {
   auto loaded = CliRuleset(o.ruleset);
   if (!loaded.ok()) return RulesetError(loaded.status());
   const Rules& rules = **loaded;
-  Rng rng(o.seed);
-  const RandomGameOptions options = ScribePlayOptions(rules, o.ruleset, o.seed);
-  const RandomGameResult game = PlayRandomGame(rules, rng, options);
-  if (!game.over) {
-    std::cerr << "scribe: play: no winner after " << options.max_actions << " throws\n";
-    return kExitInvalid;
+  if (o.games > 1) std::cout << "[\n";
+  for (int g = 0; g < o.games; ++g) {
+    const uint64_t seed = o.seed + static_cast<uint64_t>(g);
+    Rng rng(seed);
+    const RandomGameOptions options = ScribePlayOptions(rules, o.ruleset, seed);
+    const RandomGameResult game = PlayRandomGame(rules, rng, options);
+    if (!game.over) {
+      std::cerr << "scribe: play: no winner after " << options.max_actions << " throws (seed " << seed << ")\n";
+      return kExitInvalid;
+    }
+    std::cout << WriteJsonRecord(game.record) << (o.games > 1 && g + 1 < o.games ? ",\n" : "\n");
   }
-  const v1::GameRecord& record = game.record;
-  std::cout << WriteJsonRecord(record) << "\n";
+  if (o.games > 1) std::cout << "]\n";
   return kExitOk;
 }
 
@@ -85,6 +93,8 @@ void AddRulesetCommands(CLI::App& app, CommandRegistry& registry) {
   auto [play, p] = registry.Add(app, "play", "Play a random legal game; print it as a JSON record", CmdPlay);
   play->add_option("--ruleset", p.ruleset, "ruleset reference or file")->required();
   play->add_option("--seed", p.seed, "random seed (same seed, same game)");
+  play->add_option("--games", p.games, "this many games (seeds seed, seed+1, ...) as a JSON array")
+      ->check(CLI::Range(1, 1000000));
 }
 
 void AddPerftCommand(CLI::App& app, CommandRegistry& registry) {

@@ -20,6 +20,12 @@ check "the report counts throws against their expectation" 0 "Throws of 2 \(expe
 TWO="finkel(pieces=2)"
 "$SCRIBE" solve --ruleset "$TWO" --out "$TMP/two.tbl" --quiet >/dev/null
 for seed in 1 2 3; do "$SCRIBE" play --ruleset "$TWO" --seed "$seed" >"$TMP/g$seed.json"; done
+"$SCRIBE" play --ruleset "$TWO" --seed 1 --games 3 >"$TMP/three.json"
+equal "play --games 3: an array of the games of seeds 1, 2, 3" "$(python3 -c '
+import json, sys
+games = json.load(open(sys.argv[1]))
+print(len(games), all(games[k] == json.load(open(sys.argv[2 + k])) for k in range(3)))' \
+  "$TMP/three.json" "$TMP/g1.json" "$TMP/g2.json" "$TMP/g3.json")" "3 True"
 check "with a table: exact" 0 "exact, from a solved table" -- "$SCRIBE" review "$TMP/g1.json" --table "$TMP/two.tbl"
 "$SCRIBE" review "$TMP/g1.json" --table "$TMP/two.tbl" --format=json >"$TMP/g1.review.json"
 equal "json: exact and both players" "$(python3 -c '
