@@ -244,7 +244,7 @@ absl::StatusOr<std::string> ReviewPage(const v1::GameRecord& record, const Annot
   if (review.key_moves.empty()) absl::StrAppend(&out, "<li class=\"none\">none: every decision was the best move</li>");
   for (const KeyMove& k : review.key_moves) {
     absl::StrAppendFormat(&out,
-                          "<li data-ply=\"%d\" class=\"%s\"><b>%d.</b> %s threw %d: played %s, best <b>%s</b>, "
+                          "<li data-ply=\"%d\" class=\"%s\"><b>Action %d</b>: %s threw %d, played %s, best <b>%s</b>, "
                           "lost %.1f points %s</li>",
                           k.index, MarkClass(k.mark), k.index + 1, SideName(k.player), k.roll,
                           MoveWords(rules, k.player, k.played, options.style),
@@ -253,7 +253,7 @@ absl::StatusOr<std::string> ReviewPage(const v1::GameRecord& record, const Annot
   absl::StrAppend(&out, "</ol>\n<h2>Turning points <small>(", kind, ")</small></h2>\n<ol id=\"turning-points\">");
   if (review.turning_points.empty()) absl::StrAppend(&out, "<li class=\"none\">none</li>");
   for (const TurningPoint& t : review.turning_points) {
-    absl::StrAppendFormat(&out, "<li data-ply=\"%d\"><b>%d.</b> %s threw %d: light %s \u2192 %s, by the %s</li>",
+    absl::StrAppendFormat(&out, "<li data-ply=\"%d\"><b>Action %d</b>: %s threw %d, light %s \u2192 %s, by the %s</li>",
                           t.index + 1, t.index + 1, SideName(t.player), t.roll, Percent(t.light_before),
                           Percent(t.light_after), t.by_dice ? "dice" : "move");
   }
