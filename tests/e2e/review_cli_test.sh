@@ -71,6 +71,13 @@ games = c["games"]
 wins = sum(p.get("wins", 0) for p in c["players"])
 print(len(games), sum(p["games"] for p in c["players"]), wins)' "$TMP/club.json")" "3 6 3"
 
+# One file of three records is a collection too: a page per record.
+"$SCRIBE" review "$TMP/three.json" --table "$TMP/two.tbl" --html "$TMP/three-site" >/dev/null
+equal "a file of records: a page per record, numbered" "$(ls "$TMP/three-site" | sort | tr '\n' ' ')" \
+  "index.html three-1.html three-2.html three-3.html "
+check "a file of records: each named by its number" 0 "three.json#3" -- \
+  "$SCRIBE" review "$TMP/three.json" --table "$TMP/two.tbl"
+
 # Refusals.
 : >"$TMP/empty.json"
 check "an empty file: nothing to review" 1 "no records|no legal record" -- "$SCRIBE" review "$TMP/empty.json"
