@@ -12,6 +12,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <condition_variable>
+#include <deque>
 #include <iostream>
 #include <memory>
 #include <set>
@@ -83,28 +85,9 @@ class Evaluators {
   std::vector<std::shared_ptr<const Evaluator>> made_;
 };
 
-// One legal record to review, and what became of it.
-struct Job {
-  std::string source;
-  JudgedRecord judged;
-  absl::StatusOr<AnnotatedRecord> annotated = absl::UnknownError("not reviewed");
-  std::optional<GameReview> review;
-};
-
-void RunParallel(size_t count, int threads, const std::function<void(size_t)>& work) {
-  std::atomic<size_t> next{0};
-  const auto loop = [&] {
-    for (size_t i = next++; i < count; i = next++) work(i);
-  };
-  std::vector<std::thread> pool;
-  for (int t = 1; t < threads; ++t) pool.emplace_back(loop);
-  loop();
-  for (std::thread& t : pool) t.join();
-}
-
 // A page file name for a game: its file's base name (without folders and
-// extension, letters, digits, '-' and '_' kept), its record number when the
-// file holds several, unique within the collection.
+// extension; letters, digits, '-' and '_' kept), "-N" for the N-th record
+// of a file with several, unique within the collection.
 std::string PageName(const std::string& source, std::set<std::string>* taken) {
   std::string base = source.substr(source.find_last_of('/') + 1);
   const size_t hash = base.find('#');
@@ -120,6 +103,158 @@ std::string PageName(const std::string& source, std::set<std::string>* taken) {
   return candidate;
 }
 
+// One file of the review: read and judged once, then each of its legal
+// records reviewed (by whichever thread is free) and dropped, so that only
+// the reviews stay in memory, never every game's positions.
+struct FileWork {
+  std::string path;
+  std::string read_error;
+  bool judged = false;
+  JudgedFile file;
+  std::vector<std::optional<CollectionGame>> games;  // by record, in file order
+  std::atomic<int> left{0};                          // records not yet reviewed
+};
+
+class Reviewer {
+ public:
+  Reviewer(const ReviewCommandOptions& o, const RecordIo& io, bool collection, std::vector<FileWork>* work)
+      : o_(o), io_(io), collection_(collection), work_(*work), evaluators_(o) {
+    options_.key_moves = o.key_moves;
+  }
+
+  // Reads and judges file f (once).
+  void Judge(size_t f) {
+    FileWork& w = work_[f];
+    if (w.judged) return;
+    w.judged = true;
+    std::string text;
+    if (!ReadFile(w.path, &text, &w.read_error)) return;
+    w.file = JudgeFile(w.path, text, InputFormat(o_.from, w.path, text), io_,
+                       {.keep_records = true, .referee = {.build_replay = false, .keep_positions = true}});
+    w.games.resize(w.file.records.size());
+  }
+
+  // Reviews record k of file f, writes its page, keeps its review and drops
+  // the rest.
+  void Review(size_t f, size_t k) {
+    FileWork& w = work_[f];
+    JudgedRecord judged = std::move(w.file.records[k]);
+    w.file.records[k] = JudgedRecord();
+    const std::string source = w.file.entries > 1 ? absl::StrCat(w.path, "#", judged.index + 1) : w.path;
+    auto annotated = AnnotateRecord(judged);
+    absl::Status status = annotated.status();
+    if (annotated.ok()) {
+      auto evaluator = evaluators_.For(annotated->rules);
+      if (!evaluator.ok()) usage_error_ = true;
+      status = evaluator.ok() ? AddWinningChances(judged.record, **evaluator, &*annotated) : evaluator.status();
+    }
+    std::optional<GameReview> review;
+    if (status.ok()) {
+      auto r = ReviewGame(judged.record, *annotated, options_);
+      status = r.status();
+      if (r.ok()) review = std::move(*r);
+    }
+    if (!status.ok()) return Failed(status);
+    CollectionGame g;
+    g.source = source;
+    const auto& tags = judged.record.tags();
+    if (auto it = tags.find("Event"); it != tags.end()) g.event = it->second;
+    if (auto it = tags.find("Date"); it != tags.end()) g.date = it->second;
+    g.rules = annotated->rules;
+    if (!o_.html.empty()) {
+      std::string path = o_.html;
+      PageOptions page_options{.style = Style(), .index_link = "", .source = source};
+      if (collection_) {
+        {
+          std::lock_guard<std::mutex> lock(mu_);
+          g.page = PageName(source, &taken_);
+        }
+        path = absl::StrCat(o_.html, "/", g.page);
+        page_options.index_link = "index.html";
+      }
+      auto page = ReviewPage(judged.record, *annotated, *review, page_options);
+      if (!page.ok()) return Failed(page.status());
+      if (!WriteOutputFile("review", path, *page)) write_failed_ = true;
+    }
+    g.review = std::move(*review);
+    w.games[k] = std::move(g);
+  }
+
+  SquareStyle Style() const { return o_.tiles ? SquareStyle::kTiles : SquareStyle::kPathNumbers; }
+  bool usage_error() const { return usage_error_; }
+  bool write_failed() const { return write_failed_; }
+  const std::string& first_error() const { return first_error_; }
+
+ private:
+  void Failed(const absl::Status& status) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (first_error_.empty()) first_error_ = std::string(status.message());
+  }
+
+  const ReviewCommandOptions& o_;
+  const RecordIo& io_;
+  const bool collection_;
+  std::vector<FileWork>& work_;
+  Evaluators evaluators_;
+  ReviewOptions options_;
+  std::atomic<bool> usage_error_{false}, write_failed_{false};
+  std::mutex mu_;
+  std::string first_error_;
+  std::set<std::string> taken_ = {"index.html"};
+};
+
+// Every file judged and every legal record reviewed by `threads` threads:
+// a free thread takes a waiting record first, else the next file, whose
+// legal records then wait for the threads. The progress counts records
+// (`by_record`) or files.
+void ReviewAll(Reviewer& reviewer, std::vector<FileWork>& work, int threads, Progress& progress, bool by_record) {
+  std::mutex mu;
+  std::condition_variable cv;
+  std::deque<std::pair<size_t, size_t>> waiting;
+  size_t next_file = 0;
+  int judging = 0;
+  const auto loop = [&] {
+    std::unique_lock<std::mutex> lock(mu);
+    while (true) {
+      if (!waiting.empty()) {
+        const auto [f, k] = waiting.front();
+        waiting.pop_front();
+        lock.unlock();
+        reviewer.Review(f, k);
+        const bool last = --work[f].left == 0;
+        lock.lock();
+        if (by_record || last) progress.Step();
+        continue;
+      }
+      if (next_file < work.size()) {
+        const size_t f = next_file++;
+        ++judging;
+        lock.unlock();
+        reviewer.Judge(f);
+        lock.lock();
+        --judging;
+        int legal = 0;
+        for (size_t k = 0; k < work[f].file.records.size(); ++k) {
+          if (!work[f].file.records[k].verdict.valid()) continue;
+          waiting.emplace_back(f, k);
+          ++legal;
+        }
+        work[f].left = legal;
+        if (legal == 0 && !by_record) progress.Step();
+        cv.notify_all();
+        continue;
+      }
+      if (judging == 0) break;
+      cv.wait(lock);
+    }
+    cv.notify_all();
+  };
+  std::vector<std::thread> pool;
+  for (int t = 1; t < threads; ++t) pool.emplace_back(loop);
+  loop();
+  for (std::thread& t : pool) t.join();
+}
+
 int CmdReview(const ReviewCommandOptions& o) {
   auto io = ReaderOptions(o.ruleset, o.tiles);
   if (!io.ok()) return RulesetError(io.status());
@@ -132,141 +267,68 @@ int CmdReview(const ReviewCommandOptions& o) {
   }
   const int threads =
       o.threads > 0 ? o.threads : std::max(1, static_cast<int>(std::min(8u, std::thread::hardware_concurrency())));
+  std::vector<FileWork> work(files.size());
+  for (size_t i = 0; i < files.size(); ++i) work[i].path = files[i];
 
-  // Read and judge every file; the legal records become jobs, the rest are
-  // reported where they are wrong.
-  std::vector<JudgedFile> judged(files.size());
-  std::vector<std::string> read_errors(files.size());
-  RunParallel(files.size(), threads, [&](size_t i) {
-    std::string text;
-    if (!ReadFile(files[i], &text, &read_errors[i])) return;
-    judged[i] = JudgeFile(files[i], text, InputFormat(o.from, files[i], text), *io,
-                          {.keep_records = true, .referee = {.build_replay = false, .keep_positions = true}});
-  });
+  // One file is judged first, to know whether it holds one game or several.
+  size_t records = 0;
+  if (files.size() == 1) {
+    Reviewer(o, *io, collection, &work).Judge(0);
+    records = work[0].file.records.size();
+    collection = collection || records > 1;
+  }
+  if (collection && !o.html.empty() && mkdir(o.html.c_str(), 0777) != 0 && errno != EEXIST) {
+    std::cerr << "scribe: review: cannot make the folder " << TerminalText(o.html) << ": " << strerror(errno)
+              << "\n";
+    return kExitUsage;
+  }
+  Reviewer reviewer(o, *io, collection, &work);
+  {
+    const bool by_record = files.size() == 1;
+    Progress progress(collection ? (by_record ? records : files.size()) : 0);
+    ReviewAll(reviewer, work, threads, progress, by_record);
+    progress.Finish();
+  }
+
+  // What could not be read or reviewed, in file order; the reviews.
   bool all_valid = true;
-  std::vector<Job> jobs;
-  for (size_t i = 0; i < files.size(); ++i) {
-    if (!read_errors[i].empty()) {
-      std::cerr << "scribe: " << TerminalText(read_errors[i]) << "\n";
+  std::vector<CollectionGame> games;
+  for (FileWork& w : work) {
+    if (!w.read_error.empty()) {
+      std::cerr << "scribe: " << TerminalText(w.read_error) << "\n";
       all_read = false;
       continue;
     }
-    JudgedFile& file = judged[i];
-    for (const v1::Finding& finding : file.report.findings()) std::cerr << FindingToText(files[i], finding) << "\n";
-    if (file.entries == 0 && file.report.findings_size() == 0) {
-      std::cerr << "scribe: review: " << TerminalText(files[i]) << ": no records\n";
+    for (const v1::Finding& finding : w.file.report.findings()) std::cerr << FindingToText(w.path, finding) << "\n";
+    if (w.file.entries == 0 && w.file.report.findings_size() == 0) {
+      std::cerr << "scribe: review: " << TerminalText(w.path) << ": no records\n";
       all_valid = false;
     }
-    all_valid = all_valid && file.report.valid();
-    collection = collection || file.records.size() > 1;
-    for (JudgedRecord& r : file.records) {
-      if (!r.verdict.valid()) continue;
-      const std::string source = file.entries > 1 ? absl::StrCat(files[i], "#", r.index + 1) : files[i];
-      jobs.push_back({source, std::move(r)});
+    all_valid = all_valid && w.file.report.valid();
+    for (std::optional<CollectionGame>& g : w.games) {
+      if (g) games.push_back(std::move(*g));
     }
-    file = JudgedFile();
   }
-  if (jobs.empty()) {
+  if (!reviewer.first_error().empty()) {
+    std::cerr << "scribe: review: " << TerminalText(reviewer.first_error()) << "\n";
+    if (reviewer.usage_error()) return kExitUsage;
+    all_valid = false;
+  }
+  if (reviewer.write_failed()) return kExitUsage;
+  if (games.empty()) {
     std::cerr << "scribe: review: no legal record to review\n";
     return all_read ? kExitInvalid : kExitUsage;
   }
+  const int status = !all_read ? kExitUsage : all_valid ? kExitOk : kExitInvalid;
 
-  // Review every legal record, in parallel.
-  Evaluators evaluators(o);
-  ReviewOptions options;
-  options.key_moves = o.key_moves;
-  std::atomic<bool> usage_error{false};
-  std::mutex error_mu;
-  std::string first_error;
-  Progress progress(collection ? jobs.size() : 0);
-  std::mutex progress_mu;
-  RunParallel(jobs.size(), threads, [&](size_t i) {
-    Job& job = jobs[i];
-    job.annotated = AnnotateRecord(job.judged);
-    if (job.annotated.ok()) {
-      auto evaluator = evaluators.For(job.annotated->rules);
-      absl::Status s = evaluator.ok() ? AddWinningChances(job.judged.record, **evaluator, &*job.annotated)
-                                      : evaluator.status();
-      if (s.ok()) {
-        auto review = ReviewGame(job.judged.record, *job.annotated, options);
-        if (review.ok()) job.review = std::move(*review);
-        s = review.status();
-      }
-      if (!s.ok()) {
-        if (!evaluator.ok()) usage_error = true;
-        std::lock_guard<std::mutex> lock(error_mu);
-        if (first_error.empty()) first_error = s.ToString();
-      }
-    }
-    std::lock_guard<std::mutex> lock(progress_mu);
-    progress.Step();
-  });
-  progress.Finish();
-  if (usage_error) {
-    std::cerr << "scribe: review: " << TerminalText(first_error) << "\n";
-    return kExitUsage;
-  }
-  if (!first_error.empty()) {
-    std::cerr << "scribe: review: " << TerminalText(first_error) << "\n";
-    all_valid = false;
-  }
-
-  const SquareStyle style = o.tiles ? SquareStyle::kTiles : SquareStyle::kPathNumbers;
   if (!collection) {
-    Job& job = jobs.front();
-    if (!job.review) return kExitInvalid;
-    if (!o.html.empty()) {
-      auto page = ReviewPage(job.judged.record, *job.annotated, *job.review, {.style = style, .source = job.source});
-      if (!page.ok()) {
-        std::cerr << "scribe: review: " << TerminalText(page.status().message()) << "\n";
-        return kExitInvalid;
-      }
-      if (!WriteOutputFile("review", o.html, *page)) return kExitUsage;
-    }
+    const CollectionGame& g = games.front();
     if (o.format == "json") {
-      std::cout << MessageToJson(ReviewToProto(*job.review, *job.annotated->rules)) << "\n";
-    } else if (o.html.empty() || o.format == "text") {
-      std::cout << TerminalText(ReviewText(*job.review, *job.annotated->rules, style), true);
+      std::cout << MessageToJson(ReviewToProto(g.review, *g.rules)) << "\n";
+    } else {
+      std::cout << TerminalText(ReviewText(g.review, *g.rules, reviewer.Style()), true);
     }
-    return !all_read ? kExitUsage : all_valid ? kExitOk : kExitInvalid;
-  }
-
-  // A collection: every reviewed game, then the players over them.
-  std::vector<CollectionGame> games;
-  std::set<std::string> taken = {"index.html"};
-  for (Job& job : jobs) {
-    if (!job.review) continue;
-    CollectionGame g;
-    g.source = job.source;
-    if (!o.html.empty()) g.page = PageName(job.source, &taken);
-    const auto& tags = job.judged.record.tags();
-    if (auto it = tags.find("Event"); it != tags.end()) g.event = it->second;
-    if (auto it = tags.find("Date"); it != tags.end()) g.date = it->second;
-    g.rules = job.annotated->rules;
-    g.review = *job.review;
-    games.push_back(std::move(g));
-  }
-  if (!o.html.empty()) {
-    if (mkdir(o.html.c_str(), 0777) != 0 && errno != EEXIST) {
-      std::cerr << "scribe: review: cannot make the folder " << TerminalText(o.html) << ": " << strerror(errno)
-                << "\n";
-      return kExitUsage;
-    }
-    std::atomic<bool> write_failed{false};
-    size_t g = 0;
-    std::vector<std::pair<Job*, const CollectionGame*>> pages;
-    for (Job& job : jobs) {
-      if (job.review) pages.push_back({&job, &games[g++]});
-    }
-    RunParallel(pages.size(), threads, [&](size_t i) {
-      const auto [job, game] = pages[i];
-      auto page = ReviewPage(job->judged.record, *job->annotated, *job->review,
-                             {.style = style, .index_link = "index.html", .source = job->source});
-      if (!page.ok() || !WriteOutputFile("review", absl::StrCat(o.html, "/", game->page), *page)) {
-        write_failed = true;
-      }
-    });
-    if (write_failed) return kExitUsage;
+    return status;
   }
   CollectionReview summary = SummarizeCollection(std::move(games));
   if (!o.html.empty() && !WriteOutputFile("review", o.html + "/index.html", CollectionPage(summary))) {
@@ -277,7 +339,7 @@ int CmdReview(const ReviewCommandOptions& o) {
   } else {
     std::cout << TerminalText(CollectionText(summary), true);
   }
-  return !all_read ? kExitUsage : all_valid ? kExitOk : kExitInvalid;
+  return status;
 }
 
 }  // namespace
