@@ -124,7 +124,10 @@ absl::StatusOr<RoyalUrKeys> RoyalUrKeys::Create(const Rules& rules) {
   for (int on = 0; on <= std::min(n, L); ++on) won += Choose(L, on) * static_cast<uint64_t>(n - on + 1);
   k.won_ = won - 1;
   uint64_t all = 0;
-  k.ForEach([&](uint64_t, uint32_t, int, uint32_t, int) { ++all; });
+  k.ForEach([&](uint64_t key, uint32_t, int, uint32_t, int) {
+    ++all;
+    k.largest_key_ = key;
+  });
   k.count_ = all;
   return k;
 }

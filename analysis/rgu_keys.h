@@ -60,7 +60,9 @@ class RoyalUrKeys {
   uint64_t count() const { return count_; }
   uint64_t won_positions() const { return won_; }
   int key_bits() const { return board_bits_ + 6; }
-  int maps() const { return key_bits() > 32 ? 1 << (key_bits() - 32) : 1; }
+  // RoyalUr's maps: one per value of a key's upper 32 bits, up to the
+  // largest key's.
+  int maps() const { return static_cast<int>(largest_key_ >> 32) + 1; }
   // "6 safe tiles a side, 8 war tiles in 1 segment of 10 bits, 25-bit keys"
   std::string Describe() const;
 
@@ -84,7 +86,7 @@ class RoyalUrKeys {
   int segments_ = 1;
   int seg_bits_ = 1;  // B
   int board_bits_ = 0;
-  uint64_t count_ = 0, won_ = 0;
+  uint64_t count_ = 0, won_ = 0, largest_key_ = 0;
   Slot light_[kIndexSlots] = {}, dark_[kIndexSlots] = {};
   // The path index on each safe bit and war tile (0: none).
   std::vector<int> light_safe_index_, dark_safe_index_, war_light_index_, war_dark_index_;

@@ -70,9 +70,9 @@ std::vector<uint32_t> FileKeys(const std::string& file) {
   return keys;
 }
 
-Solution SolveOrDie(const Rules& rules, const StateIndex& index) {
+Solution SolveOrDie(const Rules& rules, const StateIndex& index, double tolerance = 1e-7) {
   SolveOptions options;
-  options.tolerance = 1e-7;
+  options.tolerance = tolerance;
   auto solution = Solve(rules, index, options);
   EXPECT_TRUE(solution.ok()) << solution.status();
   return *solution;
@@ -310,18 +310,26 @@ TEST(RguTableTest, FormatIsChosenByMagicNotName) {
 // Export and import.
 
 TEST(RguExportTest, ExportThenImportGivesTheSameTableByteForByte) {
-  for (const char* ref : {"finkel(pieces=2)", "blitz(pieces=2)", "masters(pieces=2)"}) {
+  // masters(pieces=3) has 34-bit keys: two maps. (Solved coarsely: only the
+  // round trip matters here.)
+  struct Export {
+    const char* ref;
+    uint32_t maps;
+  };
+  for (const auto [ref, maps] : {Export{"finkel(pieces=2)", 1}, Export{"blitz(pieces=2)", 1},
+                                 Export{"masters(pieces=2)", 1}, Export{"masters(pieces=3)", 2}}) {
     SCOPED_TRACE(ref);
     auto rules = Load(ref);
     auto index = StateIndex::Create(*rules);
     ASSERT_TRUE(index.ok());
     const std::string tbl = Temp("solved.tbl"), rgu = Temp("exported.rgu"), back = Temp("imported.tbl");
-    ASSERT_TRUE(WriteTable(tbl, *rules, SolveOrDie(*rules, **index)).ok());
+    ASSERT_TRUE(WriteTable(tbl, *rules, SolveOrDie(*rules, **index, maps > 1 ? 1e-3 : 1e-7)).ok());
     auto solved = OpenTable(tbl, rules);
     ASSERT_TRUE(solved.ok()) << solved.status();
     ASSERT_TRUE(WriteRgu(rgu, **solved).ok());
     auto exported = RguTable::Open(rgu, rules);
     ASSERT_TRUE(exported.ok()) << exported.status();
+    EXPECT_EQ(Be32(Read(rgu), MapsAt(Read(rgu))), maps);
     EXPECT_EQ((*exported)->info().source, TableSource::kSolved);
     // Value-identical: every position's stored value.
     for (uint64_t r = 0; r < (*index)->size(); ++r) {
