@@ -165,6 +165,19 @@ absl::StatusOr<std::unique_ptr<RguTable>> RguTable::Open(const std::string& path
   if (!reference.ok()) return bad(absl::StrCat("its settings (", SettingsText(meta->settings), "): ", reference.status().message()));
   auto rules = LoadRuleset(*reference);
   if (!rules.ok()) return bad(absl::StrCat("its settings' rules do not load: ", rules.status().message()));
+  // A preset with only its piece count changed is the clearer name
+  // ("blitz(pieces=2)", not masters with three overrides).
+  if (reference->find('(') != std::string::npos) {
+    for (const PresetInfo& preset : Presets()) {
+      const std::string name = absl::StrCat(preset.id, "(pieces=", meta->settings.start_pieces, ")");
+      auto other = LoadRuleset(name);
+      if (other.ok() && (*other)->digest == (*rules)->digest) {
+        *reference = name;
+        rules = std::move(other);
+        break;
+      }
+    }
+  }
   if (expected != nullptr && expected->digest != (*rules)->digest) {
     return absl::FailedPreconditionError(absl::StrCat(
         path, ": the table is for ruleset ", (*rules)->digest, " (", *reference, ": RoyalUr's ",
