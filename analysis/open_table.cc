@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "analysis/rgu.h"
+#include "engine/ruleset.h"
 #include "engine/state_index.h"
 #include "engine/status_macros.h"
 
@@ -40,6 +41,14 @@ absl::Status WriteAsScribeTable(const SolvedTable& table, const std::string& pat
   }
   const TableInfo& info = table.info();
   return WriteTableValues(path, rules, values, {info.source, info.tolerance, info.seconds});
+}
+
+std::optional<std::string> MatchingPreset(const Rules& rules) {
+  for (const PresetInfo& p : Presets()) {
+    auto preset = LoadRuleset(p.id);
+    if (preset.ok() && (*preset)->digest == rules.digest) return p.id;
+  }
+  return std::nullopt;
 }
 
 }  // namespace scribe

@@ -5,6 +5,7 @@
 #define SCRIBE_ANALYSIS_OPEN_TABLE_H_
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "absl/status/statusor.h"
@@ -20,6 +21,10 @@ absl::StatusOr<std::unique_ptr<SolvedTable>> OpenTable(const std::string& path,
 // Writes `table`'s values as a Scribe table at `path`, with its source,
 // residual and solve time (`scribe table import`).
 absl::Status WriteAsScribeTable(const SolvedTable& table, const std::string& path);
+
+// The preset whose rules these are (the same digest), for `scribe table
+// info`; nullopt for rules of no preset (e.g. finkel(pieces=2)).
+std::optional<std::string> MatchingPreset(const Rules& rules);
 
 }  // namespace scribe
 

@@ -97,15 +97,6 @@ int TableError(absl::string_view message) {
   return kExitUsage;
 }
 
-// "finkel" when the rules are a preset's (by digest), else "none".
-std::string MatchingPreset(const Rules& rules) {
-  for (const PresetInfo& p : Presets()) {
-    auto preset = LoadRuleset(p.id);
-    if (preset.ok() && (*preset)->digest == rules.digest) return p.id;
-  }
-  return "none";
-}
-
 std::string SourceText(const TableInfo& info) {
   const bool rgu = absl::StartsWith(info.format, "RoyalUr");
   if (info.source == TableSource::kSolved) return rgu ? "solved by Scribe, exported as an .rgu" : "solved by Scribe";
@@ -122,7 +113,7 @@ int CmdTableInfo(const TableInfoOptions& args) {
   std::cout << absl::StrFormat(
       "ruleset      %s\ndigest       %s\npreset       %s\nsource       %s\nformat       %s\n"
       "precision    percent16 (chance x 65535, rounded); solved to a residual of %s\npositions    %d\n",
-      TerminalText(RulesetName(rules)), TerminalText(info.digest), MatchingPreset(rules), SourceText(info),
+      TerminalText(RulesetName(rules)), TerminalText(info.digest), MatchingPreset(rules).value_or("none"), SourceText(info),
       info.format, residual, info.positions);
   if (info.entries != info.positions) std::cout << absl::StrFormat("entries      %d\n", info.entries);
   if (!info.notes.empty()) std::cout << "notes        " << TerminalText(info.notes) << "\n";

@@ -205,6 +205,17 @@ TEST(RguTableTest, ATableForOtherRulesIsRefusedNamingBoth) {
   EXPECT_NE(message.find("blitz(pieces=2)"), std::string::npos) << message;
 }
 
+// `scribe table info`'s preset line.
+TEST(RguTableTest, MatchingPresetIsThePresetOfTheSameRules) {
+  EXPECT_EQ(MatchingPreset(*Load("finkel")), "finkel");
+  EXPECT_EQ(MatchingPreset(*Load("aseb")), "sawah-tablet");            // an alias
+  EXPECT_EQ(MatchingPreset(*Load("blitz(pieces=5)")), "blitz");        // an override that changes nothing
+  EXPECT_EQ(MatchingPreset(*Load("finkel(pieces=2)")), std::nullopt);  // RoyalUr's 2-piece table's rules
+  auto table = OpenTable(kLutDir + "blitz-2p.rgu");
+  ASSERT_TRUE(table.ok());
+  EXPECT_EQ(MatchingPreset((*table)->rules()), std::nullopt);
+}
+
 // ---------------------------------------------------------------------------
 // Damaged files: refused with the reason, never misread.
 
