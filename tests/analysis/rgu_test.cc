@@ -106,7 +106,8 @@ TEST(RoyalUrKeysTest, KeysAreExactlyTheOnesRoyalUrWrote) {
 }
 
 TEST(RoyalUrKeysTest, KeyOfEachPositionIsTheOneEnumerated) {
-  for (const char* ref : {"finkel(pieces=3)", "blitz(pieces=2)", "masters(pieces=2)"}) {
+  for (const char* ref : {"finkel(pieces=3)", "blitz(pieces=2)", "masters(pieces=2)", "masters(pieces=3)",
+                          "sawah-tablet(pieces=2)"}) {
     SCOPED_TRACE(ref);
     auto rules = Load(ref);
     auto keys = RoyalUrKeys::Create(*rules);
@@ -120,6 +121,8 @@ TEST(RoyalUrKeysTest, KeyOfEachPositionIsTheOneEnumerated) {
       ASSERT_TRUE(keys->Valid(key));
     });
     EXPECT_TRUE(ascending);
+    EXPECT_EQ(n, keys->count());
+    EXPECT_EQ(static_cast<int>(last >> 32) + 1, keys->maps());
     EXPECT_FALSE(keys->Valid(last + 1));
   }
 }
