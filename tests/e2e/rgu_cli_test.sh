@@ -2,11 +2,12 @@
 # End-to-end tests of RoyalUr's solved tables (.rgu) on the command line
 # (docs/analysis.md, "RoyalUr's tables"): `scribe table info`, `table
 # import`, `table export`, and an .rgu given directly to suggest, annotate
-# and match.
-# Usage: rgu_cli_test.sh SCRIBE_BINARY TEST_DATA_DIR
+# and match, and to scribed --table.
+# Usage: rgu_cli_test.sh SCRIBE_BINARY TEST_DATA_DIR [SCRIBED_BINARY]
 set -uo pipefail
 SCRIBE="$1"
 LUT="$2/royalur-lut"
+SCRIBED="${3:-}"
 source "$(dirname "$0")/cli_check.sh"
 
 F2="$LUT/finkel-2p.rgu"
@@ -92,5 +93,21 @@ check "annotate --table x.rgu: winning chances" 0 "%" -- echo "$a"
 equal "annotate: the .rgu and its import give the same annotation" "$a" "$b"
 check "match --table x.rgu: perfect plays" 0 "^light perfect .* wins" -- \
   "$SCRIBE" match --ruleset "$SMALL" --light perfect --dark random --games 100 --table "$F2"
+
+# --- scribed --table x.rgu -----------------------------------------------------
+if [ -n "$SCRIBED" ]; then
+  check "scribed: a damaged .rgu stops the start, named" 2 \
+    "ERROR scribed: --table .*cut\.rgu: not a usable RoyalUr table \(\.rgu\): .*truncated\?" -- \
+    timeout 20 "$SCRIBED" --listen 127.0.0.1:0 --table "$TMP/cut.rgu"
+  "$SCRIBED" --listen 127.0.0.1:0 --table "$F2" > "$TMP/scribed.log" 2>&1 &
+  pid=$!
+  for _ in $(seq 1 100); do grep -q "serving on" "$TMP/scribed.log" && break; sleep 0.1; done
+  kill "$pid" 2> /dev/null
+  wait "$pid" 2> /dev/null
+  check "scribed: an .rgu loaded as it is" 0 \
+    "INFO scribed: table .*finkel-2p\.rgu: ruleset finkel\(pieces=2\), digest cd13479f5e16f09a, 12869 positions" -- \
+    cat "$TMP/scribed.log"
+  check "scribed: exact values for its ruleset" 0 "exact values for 1 ruleset" -- cat "$TMP/scribed.log"
+fi
 
 finish
