@@ -35,7 +35,7 @@ struct Header {
   double tolerance;
   double seconds;
   uint32_t ruleset_bytes;
-  uint32_t reserved;
+  uint32_t source;        // TableSource: 0 solved by Scribe, 1 RoyalUr's
   uint64_t check;         // FNV-1a of the fields above and the ruleset text
 };
 static_assert(sizeof(Header) == kFixedHeader);
@@ -67,7 +67,12 @@ bool WriteAll(int fd, const void* data, size_t n) {
 
 }  // namespace
 
-absl::Status WriteTable(const std::string& path, const Rules& rules, const Solution& solution) {
+namespace {
+
+// Writes the header and then the values `fill(begin, n, out)` gives, by rank.
+template <typename Fill>
+absl::Status WriteTableWith(const std::string& path, const Rules& rules, uint64_t positions,
+                            const TableProvenance& provenance, Fill fill) {
   const std::string text = RulesetToText(rules.ruleset);
   if (text.size() > kMaxRulesetText) return absl::InvalidArgumentError("ruleset text too long for a table");
   Header h;
@@ -76,12 +81,13 @@ absl::Status WriteTable(const std::string& path, const Rules& rules, const Solut
   h.version = kVersion;
   const size_t header_bytes = (kFixedHeader + text.size() + kAlign - 1) / kAlign * kAlign;
   h.header_bytes = static_cast<uint32_t>(header_bytes);
-  h.positions = solution.values.size();
+  h.positions = positions;
   if (rules.digest.size() != sizeof(h.digest)) return absl::InternalError("unexpected digest length");
   std::memcpy(h.digest, rules.digest.data(), sizeof(h.digest));
-  h.tolerance = solution.residual;
-  h.seconds = solution.seconds;
+  h.tolerance = provenance.tolerance;
+  h.seconds = provenance.seconds;
   h.ruleset_bytes = static_cast<uint32_t>(text.size());
+  h.source = static_cast<uint32_t>(provenance.source);
   h.check = HeaderCheck(h, text);
 
   const std::string tmp = path + ".tmp";
@@ -92,12 +98,9 @@ absl::Status WriteTable(const std::string& path, const Rules& rules, const Solut
   std::memcpy(head.data() + kFixedHeader, text.data(), text.size());
   bool ok = WriteAll(fd, head.data(), head.size());
   std::vector<uint16_t> chunk(1 << 20);
-  for (size_t i = 0; ok && i < solution.values.size(); i += chunk.size()) {
-    const size_t n = std::min(chunk.size(), solution.values.size() - i);
-    for (size_t k = 0; k < n; ++k) {
-      const double v = std::clamp(static_cast<double>(solution.values[i + k]), 0.0, 1.0);
-      chunk[k] = static_cast<uint16_t>(std::lround(v * 65535.0));
-    }
+  for (uint64_t i = 0; ok && i < positions; i += chunk.size()) {
+    const size_t n = static_cast<size_t>(std::min<uint64_t>(chunk.size(), positions - i));
+    fill(i, n, chunk.data());
     ok = WriteAll(fd, chunk.data(), n * sizeof(uint16_t));
   }
   const int saved = errno;
@@ -112,6 +115,25 @@ absl::Status WriteTable(const std::string& path, const Rules& rules, const Solut
     return absl::UnavailableError(absl::StrCat(path, ": cannot rename into place: ", std::strerror(e)));
   }
   return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status WriteTable(const std::string& path, const Rules& rules, const Solution& solution) {
+  const TableProvenance provenance{TableSource::kSolved, solution.residual, solution.seconds};
+  return WriteTableWith(path, rules, solution.values.size(), provenance, [&](uint64_t begin, size_t n, uint16_t* out) {
+    for (size_t k = 0; k < n; ++k) {
+      const double v = std::clamp(static_cast<double>(solution.values[begin + k]), 0.0, 1.0);
+      out[k] = static_cast<uint16_t>(std::lround(v * 65535.0));
+    }
+  });
+}
+
+absl::Status WriteTableValues(const std::string& path, const Rules& rules, const std::vector<uint16_t>& values,
+                              const TableProvenance& provenance) {
+  return WriteTableWith(path, rules, values.size(), provenance, [&](uint64_t begin, size_t n, uint16_t* out) {
+    std::memcpy(out, values.data() + begin, n * sizeof(uint16_t));
+  });
 }
 
 absl::StatusOr<std::unique_ptr<TableEvaluator>> TableEvaluator::Open(const std::string& path,
@@ -144,7 +166,9 @@ absl::StatusOr<std::unique_ptr<TableEvaluator>> TableEvaluator::Open(const std::
 
   Header h;
   std::memcpy(&h, map, sizeof(h));
-  if (std::memcmp(h.magic, kMagic, sizeof(kMagic)) != 0) return bad("wrong magic (not a table)");
+  if (std::memcmp(h.magic, kMagic, sizeof(kMagic)) != 0) {
+    return bad("wrong magic (neither a Scribe table, SCRIBETB, nor a RoyalUr table, RGU)");
+  }
   if (h.version != kVersion) return bad(absl::StrCat("format version ", h.version, ", this build reads ", kVersion));
   if (h.ruleset_bytes > kMaxRulesetText || h.header_bytes < kFixedHeader + h.ruleset_bytes ||
       h.header_bytes > file_bytes) {
@@ -152,6 +176,7 @@ absl::StatusOr<std::unique_ptr<TableEvaluator>> TableEvaluator::Open(const std::
   }
   const absl::string_view text(static_cast<const char*>(map) + kFixedHeader, h.ruleset_bytes);
   if (HeaderCheck(h, text) != h.check) return bad("damaged header (checksum)");
+  if (h.source > static_cast<uint32_t>(TableSource::kRoyalUr)) return bad(absl::StrCat("unknown source ", h.source));
   if (h.positions > (file_bytes - h.header_bytes) / 2 || file_bytes != h.header_bytes + h.positions * 2) {
     return bad(absl::StrFormat("%d bytes, expected %d for %d positions (truncated?)", file_bytes,
                                h.header_bytes + h.positions * 2, h.positions));
@@ -179,6 +204,9 @@ absl::StatusOr<std::unique_ptr<TableEvaluator>> TableEvaluator::Open(const std::
   table->info_.tolerance = h.tolerance;
   table->info_.seconds = h.seconds;
   table->info_.file_bytes = file_bytes;
+  table->info_.source = static_cast<TableSource>(h.source);
+  table->info_.format = absl::StrCat("Scribe table, version ", kVersion);
+  table->info_.entries = h.positions;
   return table;
 }
 
@@ -186,14 +214,8 @@ TableEvaluator::~TableEvaluator() {
   if (map_ != nullptr) ::munmap(map_, map_bytes_);
 }
 
-double TableEvaluator::Value(const Position& pos) const {
-  if (IsOver(*rules_, pos)) return FinishedValue(*rules_, pos);
-  return values_[index_->Rank(pos)] / 65535.0;
-}
-
-std::string TableEvaluator::name() const {
-  return absl::StrCat("table ", RulesetName(*rules_), " ", info_.digest,
-                      " (exact)");
+std::string SolvedTable::name() const {
+  return absl::StrCat("table ", RulesetName(*rules_), " ", info_.digest, " (exact)");
 }
 
 }  // namespace scribe

@@ -11,7 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
-#include "analysis/table.h"
+#include "analysis/open_table.h"
 #include "cli/common.h"
 #include "engine/bots.h"
 #include "engine/evaluator.h"
@@ -51,10 +51,10 @@ int Usage(absl::string_view command, absl::string_view message) {
   return kExitUsage;
 }
 
-// The solved table of --table, for `rules`.
-absl::StatusOr<std::shared_ptr<const Evaluator>> OpenTable(const std::string& path,
-                                                           std::shared_ptr<const Rules> rules) {
-  SCRIBE_ASSIGN_OR_RETURN(std::unique_ptr<TableEvaluator> table, TableEvaluator::Open(path, std::move(rules)));
+// The solved table of --table (Scribe's or RoyalUr's .rgu), for `rules`.
+absl::StatusOr<std::shared_ptr<const Evaluator>> OpenTableFor(const std::string& path,
+                                                              std::shared_ptr<const Rules> rules) {
+  SCRIBE_ASSIGN_OR_RETURN(std::unique_ptr<SolvedTable> table, OpenTable(path, std::move(rules)));
   return std::shared_ptr<const Evaluator>(std::move(table));
 }
 
@@ -104,7 +104,7 @@ int CmdSuggest(const SuggestOptions& o) {
   std::shared_ptr<const Evaluator> evaluator;
   int depth = -1;
   if (!o.table.empty()) {
-    auto table = OpenTable(o.table, rules);
+    auto table = OpenTableFor(o.table, rules);
     if (!table.ok()) return Usage("suggest", absl::StrCat("--table: ", table.status().message()));
     evaluator = *table;
   } else {
@@ -190,7 +190,7 @@ int CmdMatch(const MatchCliOptions& o) {
     return Usage("match", "the perfect bot plays by a solved table: give one with --table FILE");
   }
   if (!o.table.empty()) {
-    auto opened = OpenTable(o.table, rules);
+    auto opened = OpenTableFor(o.table, rules);
     if (!opened.ok()) return Usage("match", absl::StrCat("--table: ", opened.status().message()));
     table = *opened;
   }

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/table.h"
+#include "analysis/open_table.h"
 #include "cli/common.h"
 #include "cli/record_output.h"
 #include "engine/search.h"
@@ -161,7 +161,7 @@ struct AnnotateOptions {
   std::string ruleset;
   std::string from;
   // Winning chances (docs/annotation.md, "Winning chances"): exact, from a
-  // solved `table` file, or estimated by a search `depth` throws deep when
+  // solved `table` file (Scribe's or RoyalUr's .rgu), or estimated by a search `depth` throws deep when
   // it is 0 or more; `graph` is an SVG file for light's chance over the
   // first record.
   std::string table;
@@ -175,7 +175,7 @@ struct AnnotateOptions {
 absl::StatusOr<std::unique_ptr<Evaluator>> AnnotateEvaluator(const AnnotateOptions& o,
                                                              std::shared_ptr<const Rules> rules) {
   if (!o.table.empty()) {
-    auto table = TableEvaluator::Open(o.table, std::move(rules));
+    auto table = OpenTable(o.table, std::move(rules));
     if (!table.ok()) {
       return absl::Status(table.status().code(), absl::StrCat("--table: ", table.status().message()));
     }

@@ -5,7 +5,10 @@
 #include <iostream>
 #include <string>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_format.h"
+#include "analysis/open_table.h"
+#include "analysis/rgu.h"
 #include "analysis/table.h"
 #include "cli/common.h"
 #include "engine/ruleset.h"
@@ -26,6 +29,13 @@ struct SolveCliOptions {
 
 struct TableInfoOptions {
   std::string table;
+};
+
+struct TableConvertOptions {
+  std::string table;
+  std::string out;
+  std::string to = "rgu";
+  std::string ruleset;  // empty: the table's own rules
 };
 
 double PeakRssMiB() {
@@ -82,19 +92,69 @@ int CmdSolve(const SolveCliOptions& args) {
   return kExitOk;
 }
 
+int TableError(absl::string_view message) {
+  std::cerr << "scribe: table: " << TerminalText(message) << "\n";
+  return kExitUsage;
+}
+
+std::string SourceText(const TableInfo& info) {
+  const bool rgu = absl::StartsWith(info.format, "RoyalUr");
+  if (info.source == TableSource::kSolved) return rgu ? "solved by Scribe, exported as an .rgu" : "solved by Scribe";
+  return rgu ? "RoyalUr's trainer (a RoyalUr table, read as it is)"
+             : "RoyalUr's trainer (imported from a RoyalUr table, .rgu)";
+}
+
 int CmdTableInfo(const TableInfoOptions& args) {
-  auto table = TableEvaluator::Open(args.table);
-  if (!table.ok()) {
-    std::cerr << "scribe: table: " << TerminalText(table.status().message()) << "\n";
-    return kExitUsage;
-  }
+  auto table = OpenTable(args.table);
+  if (!table.ok()) return TableError(table.status().message());
   const TableInfo& info = (*table)->info();
   const Rules& rules = (*table)->rules();
+  const std::string residual = info.tolerance > 0 ? absl::StrFormat("%.2e", info.tolerance) : "unknown";
   std::cout << absl::StrFormat(
-      "ruleset      %s\ndigest       %s\npositions    %d\nfile         %d bytes\nsolve time   %.1f s\n"
-      "residual     %.2e\nstart        %.4f%% for the side to move first\n",
-      TerminalText(RulesetName(rules)), TerminalText(info.digest), info.positions, info.file_bytes,
-      info.seconds, info.tolerance, 100.0 * (*table)->Value(StartPosition(rules)));
+      "ruleset      %s\ndigest       %s\npreset       %s\nsource       %s\nformat       %s\n"
+      "precision    percent16 (chance x 65535, rounded); solved to a residual of %s\npositions    %d\n",
+      TerminalText(RulesetName(rules)), TerminalText(info.digest), MatchingPreset(rules).value_or("none"), SourceText(info),
+      info.format, residual, info.positions);
+  if (info.entries != info.positions) std::cout << absl::StrFormat("entries      %d\n", info.entries);
+  if (!info.notes.empty()) std::cout << "notes        " << TerminalText(info.notes) << "\n";
+  std::cout << absl::StrFormat(
+      "file         %d bytes\nsolve time   %s\nresidual     %s\nstart        %.4f%% for the side to move first\n",
+      info.file_bytes, info.seconds > 0 ? absl::StrFormat("%.1f s", info.seconds) : std::string("unknown"), residual,
+      100.0 * (*table)->Value(StartPosition(rules)));
+  return kExitOk;
+}
+
+// The rules named by --ruleset, or null for the table's own.
+absl::StatusOr<std::shared_ptr<const Rules>> ExpectedRules(const std::string& ruleset) {
+  if (ruleset.empty()) return std::shared_ptr<const Rules>();
+  return CliRuleset(ruleset);
+}
+
+int CmdTableImport(const TableConvertOptions& args) {
+  auto expected = ExpectedRules(args.ruleset);
+  if (!expected.ok()) return RulesetError(expected.status());
+  auto table = RguTable::Open(args.table, *expected);
+  if (!table.ok()) return TableError(table.status().message());
+  if (auto status = WriteAsScribeTable(**table, args.out); !status.ok()) return TableError(status.message());
+  const TableInfo& info = (*table)->info();
+  std::cout << absl::StrFormat("ruleset      %s\ndigest       %s\npositions    %d (of the file's %d entries)\n"
+                               "table        %s\n",
+                               TerminalText(RulesetName((*table)->rules())), info.digest, info.positions,
+                               info.entries, TerminalText(args.out));
+  return kExitOk;
+}
+
+int CmdTableExport(const TableConvertOptions& args) {
+  auto expected = ExpectedRules(args.ruleset);
+  if (!expected.ok()) return RulesetError(expected.status());
+  auto table = OpenTable(args.table, *expected);
+  if (!table.ok()) return TableError(table.status().message());
+  if (auto status = WriteRgu(args.out, **table); !status.ok()) return TableError(status.message());
+  auto written = RguTable::Open(args.out, (*table)->shared_rules());
+  if (!written.ok()) return TableError(written.status().message());
+  std::cout << absl::StrFormat("ruleset      %s\ndigest       %s\nentries      %d (%d positions)\nfile         %s\n",
+                               TerminalText(RulesetName((*table)->rules())), (*written)->info().digest,
+                               (*written)->info().entries, (*written)->info().positions, TerminalText(args.out));
   return kExitOk;
 }
 
@@ -113,10 +173,21 @@ void AddSolveCommands(CLI::App& app, CommandRegistry& registry) {
       ->check(CLI::PositiveNumber);
   solve->add_flag("--quiet", s.quiet, "no progress on standard error");
 
-  CLI::App* table = registry.AddGroup(app, "table", "Inspect a solved table");
-  auto [info, i] =
-      registry.Add(*table, "info", "What a table file holds: ruleset, digest, positions, solve", CmdTableInfo);
-  info->add_option("FILE", i.table, "table file")->required();
+  CLI::App* table = registry.AddGroup(app, "table", "Inspect, import and export solved tables");
+  auto [info, i] = registry.Add(*table, "info",
+                                "What a table file holds: ruleset, preset, source, precision, positions, solve",
+                                CmdTableInfo);
+  info->add_option("FILE", i.table, "table file (Scribe's or RoyalUr's .rgu)")->required();
+  auto [import, im] =
+      registry.Add(*table, "import", "A RoyalUr table (.rgu) as a Scribe table file", CmdTableImport);
+  import->add_option("FILE", im.table, "RoyalUr table (.rgu)")->required();
+  import->add_option("--out", im.out, "Scribe table file to write")->required();
+  import->add_option("--ruleset", im.ruleset, "refuse a table for other rules");
+  auto [exp, ex] = registry.Add(*table, "export", "A solved table in another format (RoyalUr's .rgu)", CmdTableExport);
+  exp->add_option("FILE", ex.table, "table file (Scribe's or RoyalUr's)")->required();
+  exp->add_option("--to", ex.to, "the format to write")->required()->check(CLI::IsMember({"rgu"}));
+  exp->add_option("--out", ex.out, "file to write")->required();
+  exp->add_option("--ruleset", ex.ruleset, "refuse a table for other rules");
 }
 
 }  // namespace scribe

@@ -211,6 +211,16 @@ if "$scribe" convert --help | grep -q royalur-json; then
 fi
 
 # --- the service: a request for each method (its own script).
+# RoyalUr's solved tables: small ones (1 piece) of each of RoyalUr's paths,
+# solved and exported (under the 64 KiB the targets read).
+mkdir -p "$out/rgu_fuzz"
+for r in "finkel(pieces=1)" "blitz(pieces=1)" "masters(pieces=1)" "sawah-tablet(pieces=1)" \
+         "finkel(pieces=1,capture_extra_roll=true)"; do
+  name="$(echo "$r" | tr -c 'a-z0-9\n' '-' | sed 's/-*$//')"
+  "$scribe" solve --ruleset "$r" --out "$tmp/lut.tbl" --quiet > /dev/null
+  "$scribe" table export "$tmp/lut.tbl" --to rgu --out "$out/rgu_fuzz/$name.rgu" > /dev/null
+done
+
 fuzz/make_service_corpus.sh "$scribe"
 
 du -sh "$out"

@@ -7,7 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_replace.h"
-#include "analysis/table.h"
+#include "analysis/open_table.h"
 #include "engine/ruleset.h"
 
 namespace scribe::service {
@@ -16,7 +16,7 @@ absl::StatusOr<std::vector<LoadedTable>> OpenTables(const std::vector<std::strin
   std::vector<LoadedTable> out;
   std::map<std::string, std::string> by_digest;  // digest -> path
   for (const std::string& path : paths) {
-    auto table = TableEvaluator::Open(path);
+    auto table = OpenTable(path);
     if (!table.ok()) {
       // The library's message names the file first.
       return absl::Status(table.status().code(), absl::StrReplaceAll(table.status().message(), {{"\n", " "}}));

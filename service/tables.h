@@ -1,5 +1,6 @@
 // Solved tables for the server (`scribed --table FILE`): opened once at
-// start, memory-mapped (analysis/table.h), one per ruleset.
+// start, memory-mapped, one per ruleset; Scribe's tables or RoyalUr's
+// (.rgu), by the file's magic (analysis/open_table.h).
 #ifndef SCRIBE_SERVICE_TABLES_H_
 #define SCRIBE_SERVICE_TABLES_H_
 
@@ -23,7 +24,7 @@ struct LoadedTable {
 };
 
 // Opens the tables at `paths`, in order. An error whose message starts with
-// the path, on one line (TableEvaluator::Open's), for a file that cannot be opened (NOT_FOUND), is
+// the path, on one line (OpenTable's), for a file that cannot be opened (NOT_FOUND), is
 // not a table or is damaged (INVALID_ARGUMENT), or is a second table of a
 // ruleset already loaded (INVALID_ARGUMENT: a server keeps one per digest).
 absl::StatusOr<std::vector<LoadedTable>> OpenTables(const std::vector<std::string>& paths);

@@ -627,6 +627,41 @@ TEST_F(ServiceTest, OpenTablesLoadsOnePerRulesetAndRefusesTheRest) {
   EXPECT_EQ(not_a_table.status().message().find('\n'), absl::string_view::npos) << "one line";
 }
 
+// `scribed --table finkel-2p.rgu`: RoyalUr's own table, read as it is.
+TEST_F(ServiceTest, ARoyalUrTableIsServedAsItIs) {
+  const std::string rgu = std::string(SCRIBE_TEST_DATA_DIR) + "/royalur-lut/finkel-2p.rgu";
+  auto tables = OpenTables({rgu});
+  ASSERT_TRUE(tables.ok()) << tables.status();
+  ASSERT_EQ(tables->size(), 1u);
+  const auto rules = *LoadRuleset(kTableRules);
+  EXPECT_EQ(tables->at(0).evaluator->rules().digest, rules->digest);
+  const auto both = OpenTables({TablePath(), rgu});
+  EXPECT_EQ(both.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_TRUE(absl::StrContains(both.status().message(), "a second table")) << both.status();
+  auto ours = OpenTables({TablePath()});
+  ASSERT_TRUE(ours.ok()) << ours.status();
+  const std::shared_ptr<const Evaluator> royalur = tables->at(0).evaluator, solved = ours->at(0).evaluator;
+  ServiceOptions options;
+  options.tables.push_back(royalur);
+  Start(options);
+  int moves_seen = 0;
+  for (const auto& [pos, roll] : GamePositions(kTableRules, 1)) {
+    v1::SuggestMovesResponse response;
+    const grpc::Status status = Suggest(SuggestRequest(kTableRules, PositionToString(*rules, pos), roll), &response);
+    ASSERT_TRUE(status.ok()) << status.error_message();
+    EXPECT_TRUE(response.exact());
+    for (const auto& m : response.moves()) {
+      const Move move{static_cast<uint8_t>(m.move().from()), static_cast<uint8_t>(m.move().to())};
+      EXPECT_DOUBLE_EQ(m.chance(), ValueAfterMove(*royalur, pos, move));
+      // RoyalUr's values and our solve's within one percent16 step (and our
+      // table's tolerance).
+      EXPECT_NEAR(m.chance(), ValueAfterMove(*solved, pos, move), 1.5 / 65535);
+      ++moves_seen;
+    }
+  }
+  EXPECT_GT(moves_seen, 20);
+}
+
 TEST_F(ServiceTest, SuggestMovesGivesTheTablesExactValuesAndThePerfectMove) {
   const std::shared_ptr<const Evaluator> table = StartWithTable();
   ASSERT_NE(table, nullptr);
