@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "analysis/table.h"
+#include "analysis/open_table.h"
 #include "cli/common.h"
 #include "cli/record_output.h"
 #include "engine/search.h"
@@ -67,7 +67,7 @@ class Evaluators {
     }
     std::shared_ptr<const Evaluator> made;
     if (!o_.table.empty()) {
-      auto table = TableEvaluator::Open(o_.table, rules);
+      auto table = OpenTable(o_.table, rules);
       if (!table.ok()) {
         return absl::Status(table.status().code(), absl::StrCat("--table: ", table.status().message()));
       }
@@ -354,7 +354,8 @@ void AddReviewCommands(CLI::App& app, CommandRegistry& registry) {
   review->add_option("--from", r.from, "input format (default: by file name and content)")
       ->check(CLI::IsMember(FormatNames()));
   review->add_flag("--tiles", r.tiles, "write squares as tile names (A4) instead of path numbers");
-  auto* table = review->add_option("--table", r.table, "exact winning chances from this solved table (scribe solve)");
+  auto* table = review->add_option("--table", r.table,
+                                   "exact winning chances from this solved table (scribe solve, or RoyalUr's .rgu)");
   review->add_option("--depth", r.depth,
                      absl::StrCat("chances estimated by a search this many throws deep (default ",
                                   kDefaultReviewDepth, " without --table)"))

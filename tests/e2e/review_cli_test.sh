@@ -39,6 +39,8 @@ for me, them in (("light", "dark"), ("dark", "light")):
     adjusted = p["result"] - (p.get("luck", 0) - r[them].get("luck", 0))
     ok = ok and abs(adjusted - p["luck_adjusted_result"]) < 1e-9
 print(ok)' "$TMP/g1.review.json")" "True"
+check "with RoyalUr's own table (.rgu): exact" 0 "exact, from a solved table" -- \
+  "$SCRIBE" review "$TMP/g1.json" --table "$ROOT/tests/data/royalur-lut/finkel-2p.rgu"
 check "a table of other rules is refused, both named" 2 "finkel\(pieces=2\).*finkel|finkel.*finkel\(pieces=2\)" -- \
   "$SCRIBE" review "$GAME" --table "$TMP/two.tbl"
 check "--table and --depth exclude each other" 2 "excludes" -- \
