@@ -121,6 +121,12 @@ std::vector<std::string> PlyCaptions(const AnnotatedRecord& a, const std::vector
                     "; luck of the throw ", SignedPoints(v.luck), ".");
     out.push_back(std::move(s));
   }
+  // What comes next, so that a position shown for its decision (a key move)
+  // says which throw is to be played.
+  for (const ActionAnnotation& an : a.actions) {
+    absl::StrAppend(&out[an.index], " Next: ", SideName(an.player), " throws ", an.roll, " (action ", an.index + 1,
+                    ").");
+  }
   return out;
 }
 
