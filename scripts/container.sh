@@ -97,7 +97,7 @@ fi
 SOURCES=(CMakeLists.txt proto engine analysis records review cli service tests examples docs/validation.md docker/Dockerfile)
 # (less what .dockerignore keeps out of the context).
 hash="$(git ls-files -co --exclude-standard -z -- "${SOURCES[@]}" \
-        | grep -zvE '/node_modules/|^tests/e2e/(node_client|browser)/|^tests/e2e/(container|k8s_manifest|replicas|review_browser)_test\.sh$' | sort -z \
+        | grep -zvE '/node_modules/|^tests/e2e/(node_client|browser)/|^tests/e2e/(container|k8s_manifest|replicas|failover|review_browser)_test\.sh$|^tests/e2e/replicas_lib\.sh$' | sort -z \
         | xargs -0 sha256sum 2>/dev/null | sha256sum | cut -c1-16)"
 if [ "${SCRIBE_REBUILD:-0}" != 1 ] && podman image exists "$TAG" && \
    [ "$(podman image inspect --format '{{index .Labels "scribe.source-hash"}}' "$TAG")" = "$hash" ]; then
