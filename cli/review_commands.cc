@@ -123,8 +123,10 @@ std::string PageName(const std::string& source, std::set<std::string>* taken) {
 int CmdReview(const ReviewCommandOptions& o) {
   auto io = ReaderOptions(o.ruleset, o.tiles);
   if (!io.ok()) return RulesetError(io.status());
+  std::vector<PathEntry> entries;
+  bool all_read = ExpandPaths(o.files, &entries);
   std::vector<std::string> files;
-  bool all_read = ExpandPaths(o.files, &files);
+  for (const PathEntry& entry : entries) files.push_back(entry.path);
   bool collection = files.size() > 1;
   for (const std::string& f : o.files) {
     struct stat st;
@@ -139,7 +141,8 @@ int CmdReview(const ReviewCommandOptions& o) {
   std::vector<std::string> read_errors(files.size());
   RunParallel(files.size(), threads, [&](size_t i) {
     std::string text;
-    if (!ReadFile(files[i], &text, &read_errors[i])) return;
+    read_errors[i] = entries[i].error;  // a folder's entry the walk could not take
+    if (!read_errors[i].empty() || !ReadFile(files[i], &text, &read_errors[i])) return;
     judged[i] = JudgeFile(files[i], text, InputFormat(o.from, files[i], text), *io,
                           {.keep_records = true, .referee = {.build_replay = false, .keep_positions = true}});
   });
