@@ -31,7 +31,10 @@ tmp="$(mktemp -d "${TMPDIR:-/tmp}/scribe-replicas-test.XXXXXX")"
 trap 'cleanup_replicas; rm -rf "$tmp"' EXIT
 
 if [ ! -x "$NGINX" ]; then fail "nginx is installed (scripts/setup.sh)"; finish; fi
-bash "$NODE_DIR/install.sh"  # the Node client's npm packages, installed once
+# The Node client's npm packages, installed once.
+if ! bash "$NODE_DIR/install.sh" >"$tmp/npm.log" 2>&1; then
+  fail "the Node client's npm packages install (tests/e2e/node_client/install.sh)" "$(tail -n 20 "$tmp/npm.log")"; finish
+fi
 
 # 1. Three replicas, each on a free port, writing its counters every second.
 start_replicas
