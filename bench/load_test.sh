@@ -12,6 +12,8 @@
 #   SERVER_ARGS="" (more scribed flags)
 # Traffic goes to 127.0.0.1 only.
 set -euo pipefail
+set -E  # the ERR trap in functions and subshells too: a failing step says what failed
+trap 'rc=$?; echo "load_test.sh: line $LINENO: \"$BASH_COMMAND\" failed (exit $rc)" >&2' ERR
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 scribed="${1:-$root/build-load/service/scribed}"

@@ -23,6 +23,16 @@
 // --probe-interval-ms adds a health prober on a connection of its own,
 // which reports whether health checks kept answering SERVING under load.
 //
+// --service-config FILE gives every channel a gRPC service config (JSON,
+// e.g. docker/service-config.json with its retry policy), as clients of a
+// deployment would. --kill-pid P --kill-after-seconds S sends P SIGKILL S
+// seconds into the run (a replica dying mid-run); the report then covers
+// the calls that ran at some time in the --failover-seconds from it (those
+// in flight at the kill and those started after) apart: how many,
+// how many failed, their p99. Retries made by the policy are invisible to
+// the application (gRPC re-sends below the API); count them where every
+// attempt arrives, e.g. a balancer's access log (tests/e2e/failover_test.sh).
+//
 // The report: calls per second, p50/p90/p99/max latency and the count per
 // status code, then one line starting with "result " of key=value pairs
 // for scripts (bench/load_test.sh, tests/e2e/overload_test.sh).
@@ -31,6 +41,7 @@
 #include <chrono>
 #include <cinttypes>
 #include <cstdint>
+#include <csignal>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -66,6 +77,10 @@ struct Options {
   int timeout_ms = 5000;
   int probe_interval_ms = 0;
   int probe_timeout_ms = 1000;
+  std::string service_config;  // the JSON itself, read from --service-config
+  int kill_pid = 0;
+  double kill_after_seconds = 0;
+  double failover_seconds = 5;
 };
 
 // The full method name and the serialized request of a method.
@@ -118,17 +133,28 @@ std::string FromByteBuffer(const grpc::ByteBuffer& buffer) {
   return out;
 }
 
+std::string CodeName(int code) {
+  static const char* const kNames[] = {
+      "OK",        "CANCELLED",      "UNKNOWN",           "INVALID_ARGUMENT",   "DEADLINE_EXCEEDED",
+      "NOT_FOUND", "ALREADY_EXISTS", "PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION",
+      "ABORTED",   "OUT_OF_RANGE",   "UNIMPLEMENTED",     "INTERNAL",           "UNAVAILABLE",
+      "DATA_LOSS", "UNAUTHENTICATED"};
+  if (code >= 0 && code < static_cast<int>(sizeof(kNames) / sizeof(kNames[0]))) return kNames[code];
+  return "CODE_" + std::to_string(code);
+}
+
 // grpc.health.v1.HealthCheckResponse{status: SERVING} is field 1, varint 1.
 bool IsServing(const grpc::ByteBuffer& response) { return FromByteBuffer(response) == std::string("\x08\x01", 2); }
 
 // A channel of its own: distinct channel arguments keep gRPC from sharing
 // one subchannel (one TCP connection) among the channels.
-std::shared_ptr<grpc::Channel> NewChannel(const std::string& target, int index) {
+std::shared_ptr<grpc::Channel> NewChannel(const Options& options, int index) {
   grpc::ChannelArguments args;
+  if (!options.service_config.empty()) args.SetServiceConfigJSON(options.service_config);
   args.SetInt("scribe.loadgen.channel", index);
   args.SetInt(GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL, 1);
   args.SetMaxReceiveMessageSize(64 << 20);
-  return grpc::CreateCustomChannel(target, grpc::InsecureChannelCredentials(), args);
+  return grpc::CreateCustomChannel(options.target, grpc::InsecureChannelCredentials(), args);
 }
 
 // What the completion threads record; one per thread, merged at the end.
@@ -136,6 +162,11 @@ struct Tally {
   std::vector<uint32_t> latency_us;  // calls that completed in the window
   std::map<int, int64_t> codes;      // per status code, same calls
   int64_t after_window = 0;          // completed during warmup or drain
+  int64_t completed = 0;             // every call, warmup and drain too
+  int64_t failed = 0;                // of those, not OK
+  std::map<std::string, int64_t> errors;       // failed calls by code and message
+  std::vector<uint32_t> failover_latency_us;   // calls started in the failover window
+  int64_t failover_failed = 0;
 };
 
 struct Call {
@@ -152,7 +183,7 @@ class Generator {
   Generator(const Options& options, Method method)
       : options_(options), method_(std::move(method)), request_(ToByteBuffer(method_.request)) {
     for (int i = 0; i < options_.channels; ++i) {
-      channels_.push_back(NewChannel(options_.target, i));
+      channels_.push_back(NewChannel(options_, i));
       stubs_.push_back(std::make_unique<grpc::GenericStub>(channels_.back()));
     }
     for (int i = 0; i < options_.threads; ++i) queues_.push_back(std::make_unique<grpc::CompletionQueue>());
@@ -170,6 +201,8 @@ class Generator {
 
   void Run() {
     begin_ = Clock::now();
+    kill_at_ = begin_ + ToDuration(options_.kill_after_seconds);
+    failover_end_ = kill_at_ + ToDuration(options_.failover_seconds);
     window_start_ = begin_ + ToDuration(options_.warmup_seconds);
     window_end_ = window_start_ + ToDuration(options_.seconds);
     std::vector<std::thread> workers;
@@ -181,6 +214,7 @@ class Generator {
         if (!Issue(i % options_.threads, Clock::now())) break;
       }
       while (!stop_.load() && Clock::now() < window_end_) {
+        MaybeKill();
         std::this_thread::sleep_for(std::chrono::milliseconds(5));
       }
     }
@@ -202,18 +236,34 @@ class Generator {
       all.latency_us.insert(all.latency_us.end(), t.latency_us.begin(), t.latency_us.end());
       for (const auto& [code, n] : t.codes) all.codes[code] += n;
       all.after_window += t.after_window;
+      all.completed += t.completed;
+      all.failed += t.failed;
+      for (const auto& [what, n] : t.errors) all.errors[what] += n;
+      all.failover_latency_us.insert(all.failover_latency_us.end(), t.failover_latency_us.begin(),
+                                     t.failover_latency_us.end());
+      all.failover_failed += t.failover_failed;
     }
     std::sort(all.latency_us.begin(), all.latency_us.end());
+    std::sort(all.failover_latency_us.begin(), all.failover_latency_us.end());
     return all;
   }
   double window_seconds() const { return std::chrono::duration<double>(stopped_at_ - window_start_).count(); }
   int64_t not_sent() const { return not_sent_.load(); }
   int64_t issued() const { return issued_.load(); }
   const std::string& first_response() const { return first_response_; }
+  bool killed() const { return killed_.load(); }
 
  private:
   static Clock::duration ToDuration(double seconds) {
     return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+  }
+
+  // Sends --kill-pid SIGKILL once its time has come.
+  void MaybeKill() {
+    if (options_.kill_pid <= 0 || kill_tried_ || Clock::now() < kill_at_) return;
+    killed_.store(::kill(options_.kill_pid, SIGKILL) == 0);
+    if (!killed_.load()) std::fprintf(stderr, "loadgen: cannot kill %d\n", options_.kill_pid);
+    kill_tried_ = true;
   }
 
   // Starts one call, completed on thread `thread`'s queue; false when the
@@ -252,6 +302,18 @@ class Generator {
       } else {
         ++tally.after_window;
       }
+      ++tally.completed;
+      if (!call->status.ok()) {
+        ++tally.failed;
+        ++tally.errors[CodeName(call->status.error_code()) + ": " + call->status.error_message()];
+      }
+      // The failover window: every call running at some time in the
+      // --failover-seconds from the kill (those in flight at the kill too).
+      if (killed_.load() && call->start < failover_end_ && now >= kill_at_) {
+        const auto us = std::chrono::duration_cast<std::chrono::microseconds>(now - call->start).count();
+        tally.failover_latency_us.push_back(static_cast<uint32_t>(std::min<int64_t>(us, UINT32_MAX)));
+        if (!call->status.ok()) ++tally.failover_failed;
+      }
       if (call->status.ok() && !have_first_.exchange(true)) first_response_ = FromByteBuffer(call->response);
       // Closed loop: the next call before this one counts as done, so the
       // count of outstanding calls never touches 0 while the run goes on.
@@ -274,6 +336,7 @@ class Generator {
         if (due >= window_start_) not_sent_.fetch_add(1);
         continue;
       }
+      MaybeKill();
       if (!Issue(static_cast<int>(i % options_.threads), due)) break;
     }
   }
@@ -292,14 +355,16 @@ class Generator {
   std::atomic<uint64_t> next_channel_{0};
   std::atomic<bool> have_first_{false};
   std::string first_response_;
-  Clock::time_point begin_, window_start_, window_end_, stopped_at_;
+  Clock::time_point begin_, window_start_, window_end_, stopped_at_, kill_at_, failover_end_;
+  std::atomic<bool> killed_{false};
+  bool kill_tried_ = false;
 };
 
 // Health checks on a connection of their own, every interval, while the
 // load runs.
 class Prober {
  public:
-  Prober(const Options& options) : options_(options), stub_(NewChannel(options.target, -1)) {}
+  Prober(const Options& options) : options_(options), stub_(NewChannel(options, -1)) {}
 
   void Start() {
     thread_ = std::thread([this] { Loop(); });
@@ -355,16 +420,6 @@ class Prober {
   std::thread thread_;
 };
 
-std::string CodeName(int code) {
-  static const char* const kNames[] = {
-      "OK",        "CANCELLED",      "UNKNOWN",           "INVALID_ARGUMENT",   "DEADLINE_EXCEEDED",
-      "NOT_FOUND", "ALREADY_EXISTS", "PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION",
-      "ABORTED",   "OUT_OF_RANGE",   "UNIMPLEMENTED",     "INTERNAL",           "UNAVAILABLE",
-      "DATA_LOSS", "UNAUTHENTICATED"};
-  if (code >= 0 && code < static_cast<int>(sizeof(kNames) / sizeof(kNames[0]))) return kNames[code];
-  return "CODE_" + std::to_string(code);
-}
-
 double PercentileMs(const std::vector<uint32_t>& sorted, double p) {
   if (sorted.empty()) return 0;
   const size_t i = std::min(sorted.size() - 1, static_cast<size_t>(p * static_cast<double>(sorted.size())));
@@ -411,12 +466,34 @@ int Main(int argc, char** argv) {
   app.add_option("--probe-timeout-ms", o.probe_timeout_ms, "deadline of each health probe")
       ->check(CLI::Range(1, 60000))
       ->capture_default_str();
+  std::string service_config_file;
+  app.add_option("--service-config", service_config_file,
+                 "a gRPC service config (JSON) for every channel, e.g. docker/service-config.json");
+  app.add_option("--kill-pid", o.kill_pid, "send this process SIGKILL during the run (a replica dying)")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--kill-after-seconds", o.kill_after_seconds, "when to send it, from the start of the run")
+      ->check(CLI::Range(0.0, 3600.0))
+      ->capture_default_str();
+  app.add_option("--failover-seconds", o.failover_seconds,
+                 "the calls running in this long from the kill are reported apart")
+      ->check(CLI::Range(0.01, 3600.0))
+      ->capture_default_str();
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e) == 0 ? 0 : 2;
   }
 
+  if (!service_config_file.empty()) {
+    std::ifstream in(service_config_file, std::ios::binary);
+    std::stringstream text;
+    if (in) text << in.rdbuf();
+    if (!in || text.str().empty()) {
+      std::fprintf(stderr, "loadgen: cannot read --service-config %s\n", service_config_file.c_str());
+      return 2;
+    }
+    o.service_config = text.str();
+  }
   Method method;
   std::string error;
   if (!MakeMethod(o, &method, &error)) {
@@ -469,15 +546,30 @@ int Main(int argc, char** argv) {
                 " failed, max %.3f ms\n",
                 prober.sent, prober.serving, prober.not_serving, prober.failed, prober.max_us / 1000.0);
   }
+  std::printf("  every call (warmup and drain too): %" PRId64 " completed, %" PRId64 " failed\n", all.completed,
+              all.failed);
+  for (const auto& [what, n] : all.errors) std::printf("    failed: %s (%" PRId64 ")\n", what.c_str(), n);
+  if (o.kill_pid > 0) {
+    std::printf("  %s %d at %.2f s; the %.2f s after: %zu calls, %" PRId64 " failed, p99 %.3f ms, max %.3f ms\n",
+                generator.killed() ? "killed" : "could not kill", o.kill_pid, o.kill_after_seconds,
+                o.failover_seconds, all.failover_latency_us.size(), all.failover_failed,
+                PercentileMs(all.failover_latency_us, 0.99),
+                all.failover_latency_us.empty() ? 0.0 : all.failover_latency_us.back() / 1000.0);
+  }
   std::printf(
       "result method=%s mode=%s seconds=%.3f calls=%" PRId64
       " rps=%.1f ok_rps=%.1f p50_ms=%.3f p90_ms=%.3f"
       " p99_ms=%.3f max_ms=%.3f ok=%" PRId64 " resource_exhausted=%" PRId64 " other=%" PRId64 " not_sent=%" PRId64
-      " probe_sent=%" PRId64 " probe_serving=%" PRId64 " probe_failed=%" PRId64 " probe_max_ms=%.3f\n",
+      " probe_sent=%" PRId64 " probe_serving=%" PRId64 " probe_failed=%" PRId64 " probe_max_ms=%.3f"
+      " completed=%" PRId64 " failed=%" PRId64 " killed=%d failover_calls=%zu failover_failed=%" PRId64
+      " failover_p99_ms=%.3f failover_max_ms=%.3f\n",
       o.method.c_str(), o.rate > 0 ? "open" : "closed", seconds, count, rps, seconds > 0 ? ok / seconds : 0.0,
       PercentileMs(all.latency_us, 0.50), PercentileMs(all.latency_us, 0.90), PercentileMs(all.latency_us, 0.99),
       all.latency_us.empty() ? 0.0 : all.latency_us.back() / 1000.0, ok, exhausted, other, generator.not_sent(),
-      prober.sent, prober.serving, prober.failed + prober.not_serving, prober.max_us / 1000.0);
+      prober.sent, prober.serving, prober.failed + prober.not_serving, prober.max_us / 1000.0, all.completed,
+      all.failed, generator.killed() ? 1 : 0, all.failover_latency_us.size(), all.failover_failed,
+      PercentileMs(all.failover_latency_us, 0.99),
+      all.failover_latency_us.empty() ? 0.0 : all.failover_latency_us.back() / 1000.0);
   std::fflush(stdout);
   return 0;
 }

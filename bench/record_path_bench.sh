@@ -10,6 +10,8 @@
 # Needs hyperfine (and valgrind for the instruction counts; skipped
 # without it).
 set -euo pipefail
+set -E  # the ERR trap in functions and subshells too: a failing step says what failed
+trap 'rc=$?; echo "record_path_bench.sh: line $LINENO: \"$BASH_COMMAND\" failed (exit $rc)" >&2' ERR
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 before="$(realpath "$1")"
@@ -35,17 +37,33 @@ commands=(
   "replay --format=json game.json"
 )
 cd "$work"
+# quietly LOG COMMAND...: the command's output to LOG, shown when it fails
+# (a benchmark that says nothing when a step breaks measures nothing).
+quietly() {
+  local log="$1"
+  shift
+  if ! "$@" >"$log" 2>&1; then
+    echo "record_path_bench.sh: failed: $*; its output ($log):" >&2
+    tail -n 20 "$log" >&2
+    return 1
+  fi
+}
+# The instructions callgrind counts for one command.
+instructions() {
+  quietly callgrind.log valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@"
+  sed -n 's/.*refs: *//p' callgrind.log | tr -d ,
+}
 echo "| command | before (median ms) | after (median ms) | after/before | instructions before | instructions after |"
 echo "|---|---|---|---|---|---|"
 for c in "${commands[@]}"; do
-  hyperfine -N --warmup 2 --runs "$runs" --export-json times.json "$before $c" "$after $c" > /dev/null 2>&1
+  quietly hyperfine.log hyperfine -N --warmup 2 --runs "$runs" --export-json times.json "$before $c" "$after $c"
   read -r tb ta < <(python3 -c "
 import json; r = json.load(open('times.json'))['results']
 print('%.2f %.2f' % (r[0]['median'] * 1000, r[1]['median'] * 1000))")
   ib=- ia=-
   if command -v valgrind > /dev/null; then
-    ib=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null $before $c 2>&1 > /dev/null | sed -n 's/.*refs: *//p' | tr -d ,)
-    ia=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null $after $c 2>&1 > /dev/null | sed -n 's/.*refs: *//p' | tr -d ,)
+    ib=$(instructions $before $c)
+    ia=$(instructions $after $c)
   fi
   ratio=$(python3 -c "print('%.2f' % ($ta / $tb))")
   echo "| \`scribe $c\` | $tb | $ta | $ratio | $ib | $ia |"
@@ -59,8 +77,8 @@ if command -v valgrind > /dev/null; then
   echo "| command | calls before | calls after |"
   echo "|---|---|---|"
   for c in "annotate game.json" "annotate game.tsn" "convert --to rgn game.tsn"; do
-    valgrind --tool=callgrind --callgrind-out-file=cg.before $before $c > /dev/null 2>&1
-    valgrind --tool=callgrind --callgrind-out-file=cg.after $after $c > /dev/null 2>&1
+    quietly callgrind.log valgrind --tool=callgrind --callgrind-out-file=cg.before $before $c
+    quietly callgrind.log valgrind --tool=callgrind --callgrind-out-file=cg.after $after $c
     echo "| \`scribe $c\` | $("$root/bench/call_counts.py" cg.before) | $("$root/bench/call_counts.py" cg.after) |"
   done
 fi

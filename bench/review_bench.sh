@@ -7,6 +7,8 @@
 #   bench/review_bench.sh TABLE [GAMES] [SCRIBE]
 # TABLE is the solved finkel table (scribe solve --ruleset finkel --out F).
 set -euo pipefail
+set -E  # the ERR trap in functions and subshells too: a failing step says what failed
+trap 'rc=$?; echo "review_bench.sh: line $LINENO: \"$BASH_COMMAND\" failed (exit $rc)" >&2' ERR
 TABLE="$1"
 GAMES="${2:-10000}"
 SCRIBE="${3:-build/cli/scribe}"
@@ -43,7 +45,10 @@ done
 
 # Pages: the first 1,000 games.
 mkdir -p "$OUT/thousand" && rm -rf "$OUT/site"
-ls "$OUT/games" | head -1000 | while read -r f; do cp "$OUT/games/$f" "$OUT/thousand/$f"; done
+# (Not ls | head: past 1000 games, head's exit ends ls with SIGPIPE, and
+# under pipefail the script with it.)
+mapfile -t names < <(ls "$OUT/games")
+for f in "${names[@]:0:1000}"; do cp "$OUT/games/$f" "$OUT/thousand/$f"; done
 /usr/bin/time -f "pages for 1000 games: %e s, peak RSS %M KB" \
   "$SCRIBE" review "$OUT/thousand" --table "$TABLE" --html "$OUT/site" >/dev/null
 echo "pages: $(ls "$OUT/site" | wc -l) files, $(du -sh "$OUT/site" | cut -f1)"

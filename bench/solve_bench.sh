@@ -8,6 +8,8 @@
 # Environment: RUNS (default 3), THREADS (default 2), OUT_DIR (tables,
 # default a temporary directory removed at the end; set it to keep them).
 set -euo pipefail
+set -E  # the ERR trap in functions and subshells too: a failing step says what failed
+trap 'rc=$?; echo "solve_bench.sh: line $LINENO: \"$BASH_COMMAND\" failed (exit $rc)" >&2' ERR
 scribe="${1:-build/cli/scribe}"
 shift || true
 if [ "$#" -eq 0 ]; then
@@ -29,8 +31,13 @@ for ref in "$@"; do
   for run in $(seq 1 "$runs"); do
     load="$(cut -d' ' -f1 /proc/loadavg)"
     table="$out_dir/$(echo "$ref" | tr -c 'a-z0-9-' '_').tbl"
-    report="$(/usr/bin/time -f 'peak_kib %M' "$scribe" solve --ruleset "$ref" --out "$table" \
-              --threads "$threads" --quiet 2>&1)"
+    # (The output is the report: a failing solve shows it, not only its end.)
+    if ! report="$(/usr/bin/time -f 'peak_kib %M' "$scribe" solve --ruleset "$ref" --out "$table" \
+                   --threads "$threads" --quiet 2>&1)"; then
+      echo "solve_bench.sh: scribe solve --ruleset $ref failed:" >&2
+      echo "$report" >&2
+      exit 1
+    fi
     s="$(awk '/^solve time/ {print $3}' <<<"$report")"
     peak="$(awk '/^peak_kib/ {printf "%.0f", $2 / 1024}' <<<"$report")"
     sweeps="$(awk '/^sweeps/ {print $2}' <<<"$report")"

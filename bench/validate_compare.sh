@@ -9,6 +9,8 @@
 # CORPUS_DIR (a fresh temporary directory; corpora there are reused).
 # Needs hyperfine and pgn-extract (Debian packages) and python3.
 set -euo pipefail
+set -E  # the ERR trap in functions and subshells too: a failing step says what failed
+trap 'rc=$?; echo "validate_compare.sh: line $LINENO: \"$BASH_COMMAND\" failed (exit $rc)" >&2' ERR
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 BUILD="${1:-$ROOT/build}"
 RUNS="${RUNS:-20}"
@@ -28,7 +30,11 @@ if [ ! -s "$DIR/chess.pgn" ]; then
   cat "$DIR/chess.txt"
 fi
 # Both corpora must be clean: every record legal, every move legal.
-"$BUILD/cli/scribe" validate "$DIR/ur.tsn" > /dev/null
+if ! "$BUILD/cli/scribe" validate "$DIR/ur.tsn" > "$DIR/validate.txt" 2>&1; then
+  echo "validate_compare.sh: $DIR/ur.tsn is not clean; the first findings:" >&2
+  grep -v ': ok$' "$DIR/validate.txt" | head -n 10 >&2 || true
+  exit 1
+fi
 if [ -n "$("$PGN_EXTRACT" -r -s --quiet "$DIR/chess.pgn" 2>&1)" ]; then
   echo "pgn-extract found errors in $DIR/chess.pgn" >&2
   exit 1

@@ -92,26 +92,94 @@ bool IsReadableFile(const std::string& path) {
   return static_cast<bool>(in);
 }
 
-bool ExpandPaths(const std::vector<std::string>& paths, std::vector<std::string>* out) {
+namespace {
+
+// A folder walk takes the files whose name says they hold records.
+bool IsRecordName(const std::filesystem::path& path) {
+  const std::string ext = path.extension().string();
+  return ext == ".tsn" || ext == ".json" || ext == ".rgn";
+}
+
+const char* FileKind(mode_t mode) {
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISSOCK(mode)) return "a socket";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  return "not a regular file";
+}
+
+// Why a symbolic link found by a walk leads nowhere (or "" when it leads
+// to a file or a folder); *target_mode is what it leads to.
+std::string BrokenLink(const std::string& path, mode_t* target_mode) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) == 0) {
+    *target_mode = st.st_mode;
+    return "";
+  }
+  const int saved = errno;
+  if (saved == ELOOP) return absl::StrCat(path, ": a loop of symbolic links: ", std::strerror(saved));
+  std::error_code ec;
+  const std::string target = std::filesystem::read_symlink(path, ec).string();
+  if (saved == ENOENT) return absl::StrCat(path, ": a dangling symbolic link (to ", target, ", which does not exist)");
+  return absl::StrCat(path, ": a symbolic link (to ", target, ") that cannot be followed: ", std::strerror(saved));
+}
+
+// Adds the record files under `dir` to *out, and every entry the walk
+// cannot take (a folder it cannot read, a record file's name on something
+// that is no file) with why; goes on past each.
+void Walk(const std::string& dir, std::vector<PathEntry>* out) {
+  std::error_code ec;
+  std::filesystem::directory_iterator it(dir, ec);
+  if (ec) {
+    out->push_back({dir, absl::StrCat(dir, ": cannot read the folder: ", ec.message())});
+    return;
+  }
+  for (; it != std::filesystem::directory_iterator(); it.increment(ec)) {
+    const std::string path = it->path().string();
+    struct stat st;
+    if (::lstat(path.c_str(), &st) != 0) {
+      out->push_back({path, absl::StrCat(path, ": cannot open: ", std::strerror(errno))});
+      continue;
+    }
+    if (S_ISDIR(st.st_mode)) {
+      Walk(path, out);
+      continue;
+    }
+    if (!IsRecordName(it->path())) continue;
+    mode_t mode = st.st_mode;
+    if (S_ISLNK(mode)) {
+      const std::string broken = BrokenLink(path, &mode);
+      if (!broken.empty()) {
+        out->push_back({path, broken});
+        continue;
+      }
+      if (S_ISDIR(mode)) continue;  // links to folders are not followed (no loops)
+    }
+    if (!S_ISREG(mode)) {
+      out->push_back({path, absl::StrCat(path, ": ", FileKind(mode), ", not a record file; a folder's walk reads "
+                                               "regular files only")});
+      continue;
+    }
+    out->push_back({path, ""});
+  }
+  if (ec) out->push_back({dir, absl::StrCat(dir, ": reading the folder failed: ", ec.message())});
+}
+
+}  // namespace
+
+bool ExpandPaths(const std::vector<std::string>& paths, std::vector<PathEntry>* out) {
   bool ok = true;
   for (const std::string& path : paths) {
-    std::error_code ec;
-    if (path != "-" && std::filesystem::is_directory(path, ec)) {
-      std::vector<std::string> found;
-      for (auto it = std::filesystem::recursive_directory_iterator(path, ec);
-           !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
-        if (!it->is_regular_file(ec)) continue;
-        const std::string ext = it->path().extension().string();
-        if (ext == ".tsn" || ext == ".json" || ext == ".rgn") found.push_back(it->path().string());
-      }
-      if (ec) {
-        std::cerr << "scribe: " << TerminalText(path) << ": " << ec.message() << "\n";
-        ok = false;
-      }
-      std::sort(found.begin(), found.end());
+    struct stat st;
+    if (path != "-" && ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+      std::vector<PathEntry> found;
+      Walk(path, &found);
+      std::sort(found.begin(), found.end(),
+                [](const PathEntry& a, const PathEntry& b) { return a.path < b.path; });
+      for (const PathEntry& entry : found) ok = ok && entry.error.empty();
       out->insert(out->end(), found.begin(), found.end());
     } else {
-      out->push_back(path);
+      out->push_back({path, ""});
     }
   }
   return ok;
@@ -264,6 +332,7 @@ absl::StatusOr<RecordIo> ReaderOptions(const std::string& ruleset_ref, bool tile
   if (ruleset_ref.empty()) return io;
   SCRIBE_ASSIGN_OR_RETURN(io.rules, CliRuleset(ruleset_ref));
   io.ruleset = RulesetReference(*io.rules, ruleset_ref);
+  io.conflict_is_finding = true;  // --ruleset is for records that name none
   return io;
 }
 

@@ -35,10 +35,21 @@ bool ReadRecordFile(const std::string& path, std::string* text);
 
 bool IsReadableFile(const std::string& path);
 
-// The record files named on the command line: files as they are,
-// directories searched for .tsn, .json and .rgn files, in name order. False
-// (with a message) when a directory cannot be searched.
-bool ExpandPaths(const std::vector<std::string>& paths, std::vector<std::string>* out);
+// One of the files named on the command line or found in a folder: a
+// file to read, or an entry a folder's walk found but cannot take, with
+// why (`error`, which starts with its path).
+struct PathEntry {
+  std::string path;
+  std::string error;
+};
+
+// The record files named on the command line: files as they are, folders
+// searched with their subfolders for .tsn, .json and .rgn files, in name
+// order. Each entry the walk cannot take is in *out with its own error (a
+// subfolder it cannot read, a dangling symbolic link or a loop of them,
+// a FIFO or device with a record file's name), and the walk goes on past
+// it; then the result is false. Links to folders are not followed.
+bool ExpandPaths(const std::vector<std::string>& paths, std::vector<PathEntry>* out);
 
 // The input format of a record file: --from when given, else by name and
 // content.

@@ -29,15 +29,16 @@ struct ValidateOptions {
 int CmdValidate(const ValidateOptions& o) {
   auto io = ReaderOptions(o.ruleset, false);
   if (!io.ok()) return RulesetError(io.status());
-  std::vector<std::string> files;
+  std::vector<PathEntry> files;
   bool all_read = ExpandPaths(o.files, &files);
   v1::ValidationReport report;
   bool all_valid = true;
   Progress progress(files.size());
-  for (const std::string& path : files) {
-    std::string text, error;
+  for (const PathEntry& entry : files) {
+    const std::string& path = entry.path;
+    std::string text, error = entry.error;
     progress.Step();
-    if (!ReadFile(path, &text, &error)) {
+    if (!error.empty() || !ReadFile(path, &text, &error)) {
       progress.Print(std::cerr, "scribe: " + TerminalText(error));
       all_read = false;
       // Said in the JSON report too, so no file goes missing from it.

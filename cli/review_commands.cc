@@ -128,7 +128,7 @@ class Reviewer {
     if (w.judged) return;
     w.judged = true;
     std::string text;
-    if (!ReadFile(w.path, &text, &w.read_error)) return;
+    if (!w.read_error.empty() || !ReadFile(w.path, &text, &w.read_error)) return;
     w.file = JudgeFile(w.path, text, InputFormat(o_.from, w.path, text), io_,
                        {.keep_records = true, .referee = {.build_replay = false, .keep_positions = true}});
     w.games.resize(w.file.records.size());
@@ -258,8 +258,10 @@ void ReviewAll(Reviewer& reviewer, std::vector<FileWork>& work, int threads, Pro
 int CmdReview(const ReviewCommandOptions& o) {
   auto io = ReaderOptions(o.ruleset, o.tiles);
   if (!io.ok()) return RulesetError(io.status());
+  std::vector<PathEntry> entries;
+  bool all_read = ExpandPaths(o.files, &entries);
   std::vector<std::string> files;
-  bool all_read = ExpandPaths(o.files, &files);
+  for (const PathEntry& entry : entries) files.push_back(entry.path);
   bool collection = files.size() > 1;
   for (const std::string& f : o.files) {
     struct stat st;
@@ -268,7 +270,10 @@ int CmdReview(const ReviewCommandOptions& o) {
   const int threads =
       o.threads > 0 ? o.threads : std::max(1, static_cast<int>(std::min(8u, std::thread::hardware_concurrency())));
   std::vector<FileWork> work(files.size());
-  for (size_t i = 0; i < files.size(); ++i) work[i].path = files[i];
+  for (size_t i = 0; i < files.size(); ++i) {
+    work[i].path = files[i];
+    work[i].read_error = entries[i].error;  // a folder's entry the walk could not take
+  }
 
   // One file is judged first, to know whether it holds one game or several.
   size_t records = 0;

@@ -28,6 +28,7 @@ inline constexpr absl::string_view kRulesetMissing = "ruleset-missing";
 inline constexpr absl::string_view kRulesetUnknown = "ruleset-unknown";
 inline constexpr absl::string_view kRulesetInvalid = "ruleset-invalid";
 inline constexpr absl::string_view kRulesetDigestMismatch = "ruleset-digest-mismatch";
+inline constexpr absl::string_view kRulesetConflict = "ruleset-conflict";
 inline constexpr absl::string_view kStartPositionInvalid = "start-position-invalid";
 inline constexpr absl::string_view kStartPositionConflict = "start-position-conflict";
 inline constexpr absl::string_view kOpeningAfterDecided = "opening-after-decided";
@@ -62,7 +63,7 @@ inline constexpr absl::string_view kBadRequest = "bad-request";
 inline constexpr absl::string_view kAll[] = {
     kFileUnreadable, kJsonSyntax, kNoRecords, kNotARecord, kTextNotUtf8, kJsonDuplicateKey, kTsnSyntax, kRgnSyntax, kRgnMove, kRoyalUrJson,
     kRoyalUrUnsupported, kRulesetUnsupported, kRulesetMissing, kRulesetUnknown, kRulesetInvalid,
-    kRulesetDigestMismatch, kStartPositionInvalid, kStartPositionConflict, kOpeningAfterDecided,
+    kRulesetDigestMismatch, kRulesetConflict, kStartPositionInvalid, kStartPositionConflict, kOpeningAfterDecided,
     kOpeningIncomplete, kOpeningImpossibleRoll, kOpeningUndecided, kFirstPlayerInvalid,
     kOpeningFirstPlayerMismatch, kActionAfterEnd, kRollMissing, kRollImpossible, kMoveIncomplete,
     kPassWithLegalMove, kMoveRollMismatch, kMoveIllegal, kWrongSide, kTurnPassed, kMissingExtraThrow,

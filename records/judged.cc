@@ -5,12 +5,27 @@
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
+#include "engine/ruleset.h"
+#include "records/finding_codes.h"
 #include "records/utf8.h"
 
 namespace scribe {
 
 RefereeResult JudgeInPlace(v1::GameRecord* record, const RecordIo& io, const RefereeOptions& options) {
   if (record->ruleset().empty() && !io.ruleset.empty()) record->set_ruleset(io.ruleset);
+  if (io.conflict_is_finding && io.rules != nullptr && record->ruleset() != io.ruleset) {
+    auto own = LoadRuleset(record->ruleset());
+    if (own.ok() && (*own)->digest != io.rules->digest) {
+      RefereeResult result = Referee(*record, *own, options);
+      v1::Finding conflict;
+      conflict.set_code(std::string(codes::kRulesetConflict));
+      conflict.set_message(absl::StrCat("the record's ruleset \"", record->ruleset(), "\" (digest ",
+                                        (*own)->digest, ") is not the ruleset given, \"", io.ruleset,
+                                        "\" (digest ", io.rules->digest, "); judged by the record's own"));
+      result.findings.insert(result.findings.begin(), std::move(conflict));
+      return result;
+    }
+  }
   return Referee(*record, io.rules, options);
 }
 

@@ -27,6 +27,13 @@ struct RecordIo {
   std::string ruleset;
   // Judge every record under these rules (a user's ruleset file).
   std::shared_ptr<const Rules> rules;
+  // With `rules`: they are for the records that name no ruleset, or one
+  // that does not resolve (a user's own rules); a record that names rules
+  // of its own which resolve to other rules (RoyalUr JSON's settings, a TSN
+  // tag, a JSON reference) is judged by its own and gets a
+  // `ruleset-conflict` finding naming both. Off: `rules` judges every
+  // record, whatever it names.
+  bool conflict_is_finding = false;
   // Writing TSN: squares as tile names instead of path numbers.
   bool tile_names = false;
 };

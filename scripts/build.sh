@@ -2,6 +2,8 @@
 # Configures and builds into the folder given (default: build).
 # Extra arguments go to CMake, e.g. scripts/build.sh build-asan -DSCRIBE_SANITIZE=ON
 set -euo pipefail
+set -E  # the ERR trap in functions and subshells too: a failing step says what failed
+trap 'rc=$?; echo "build.sh: line $LINENO: \"$BASH_COMMAND\" failed (exit $rc)" >&2' ERR
 cd "$(dirname "$0")/.."
 dir="${1:-build}"
 shift || true

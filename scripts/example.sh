@@ -3,9 +3,18 @@
 # a game record throw by throw, says what every move did, validates it, and
 # prints its review for the players (accuracy, luck, key moves).
 set -euo pipefail
+set -E  # the ERR trap in functions and subshells too: a failing step says what failed
+trap 'rc=$?; echo "example.sh: line $LINENO: \"$BASH_COMMAND\" failed (exit $rc)" >&2' ERR
 cd "$(dirname "$0")/.."
 scripts/setup.sh
-scripts/build.sh build >/dev/null
+# The build's output (compiler errors included: ninja prints them on
+# standard output) goes to a log, shown when the build fails.
+log="${TMPDIR:-/tmp}/scribe-example-build.log"
+if ! scripts/build.sh build >"$log" 2>&1; then
+  echo "example.sh: the build failed; the end of its log ($log):" >&2
+  tail -n 30 "$log" >&2
+  exit 1
+fi
 build/cli/scribe replay examples/finkel-game.json
 build/cli/scribe validate examples/finkel-game.json
 build/cli/scribe review examples/finkel-game.json

@@ -11,6 +11,8 @@
 # Environment: FUZZ_JOBS (targets at a time, default 2), FUZZ_TARGETS
 # (space-separated names, default all).
 set -euo pipefail
+set -E  # the ERR trap in functions and subshells too: a failing step says what failed
+trap 'rc=$?; echo "fuzz.sh: line $LINENO: \"$BASH_COMMAND\" failed (exit $rc)" >&2' ERR
 cd "$(dirname "$0")/.."
 seconds="${1:-60}"
 if ! [[ "$seconds" =~ ^[0-9]+$ ]] || [ "$seconds" -lt 1 ]; then

@@ -3,6 +3,8 @@
 # Idempotent: when everything is there already it changes nothing and
 # asks no package server. Runs as root, or through sudo when present.
 set -euo pipefail
+set -E  # the ERR trap in functions and subshells too: a failing step says what failed
+trap 'rc=$?; echo "setup.sh: line $LINENO: \"$BASH_COMMAND\" failed (exit $rc)" >&2' ERR
 
 PACKAGES=(
   # toolchain

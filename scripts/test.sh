@@ -11,6 +11,8 @@
 #  4. the container: the image is built with podman (its build runs the unit
 #     tests) and a client reaches the server inside it.
 set -euo pipefail
+set -E  # the ERR trap in functions and subshells too: a failing step says what failed
+trap 'rc=$?; echo "test.sh: line $LINENO: \"$BASH_COMMAND\" failed (exit $rc)" >&2' ERR
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 jobs="$(nproc 2>/dev/null || echo 2)"

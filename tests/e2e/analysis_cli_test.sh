@@ -83,7 +83,7 @@ check "suggest: --table and --depth together" 2 "excludes" -- \
 # Exact values from a solved table (a small ruleset solves in a moment).
 SMALL="finkel(pieces=2)"
 SPOS="1:...1..........:0/1:......1.......:0 L"
-if "$SCRIBE" solve --ruleset "$SMALL" --out "$TMP/small.tbl" --quiet > /dev/null 2>&1; then
+if "$SCRIBE" solve --ruleset "$SMALL" --out "$TMP/small.tbl" --quiet > "$TMP/solve.log" 2>&1; then
   check "suggest --table: exact values" 0 "light's winning chances: table .*\(exact\)" -- \
     "$SCRIBE" suggest --ruleset "$SMALL" --roll 2 --position "$SPOS" --table "$TMP/small.tbl"
   check "suggest --table: ranked moves" 0 "^  1\. 4-6 +48\.[0-9]{3}%$" -- \
@@ -101,7 +101,7 @@ if "$SCRIBE" solve --ruleset "$SMALL" --out "$TMP/small.tbl" --quiet > /dev/null
   check "match: a table for other rules is refused" 2 "scribe: match: --table: .*the table is for ruleset" -- \
     "$SCRIBE" match --ruleset finkel --light perfect --dark random --games 2 --table "$TMP/small.tbl"
 else
-  echo "FAIL scribe solve could not make a small table"; failed=$((failed + 1))
+  echo "FAIL scribe solve could not make a small table: $(tail -n 5 "$TMP/solve.log")"; failed=$((failed + 1))
 fi
 
 # --- match -------------------------------------------------------------------

@@ -52,7 +52,9 @@ esac
 
 # 2. The Node client (the same packages as tests/e2e/node_client).
 if [ ! -d "$NODE_DIR/node_modules/@grpc/grpc-js" ] || [ ! -d "$NODE_DIR/node_modules/@grpc/proto-loader" ]; then
-  (cd "$NODE_DIR" && npm ci --no-audit --no-fund --loglevel=error) >/dev/null
+  if ! (cd "$NODE_DIR" && npm ci --no-audit --no-fund --loglevel=error) >"$tmp/npm.log" 2>&1; then
+    fail "the Node client's npm packages install" "$(tail -n 20 "$tmp/npm.log")"; finish
+  fi
 fi
 cat >"$tmp/check.js" <<'JS'
 // node check.js ADDRESS ROOT: health, then ValidateRecord of the example.

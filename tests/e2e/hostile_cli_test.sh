@@ -23,8 +23,8 @@ full() {
     bash -c '"$0" "$@" > /dev/full' "$SCRIBE" "$@"
 }
 SMALL="finkel(pieces=2)"
-"$SCRIBE" solve --ruleset "$SMALL" --out "$TMP/small.tbl" --quiet > /dev/null 2>&1 ||
-  { echo "FAIL scribe solve could not make a small table"; failed=$((failed + 1)); }
+"$SCRIBE" solve --ruleset "$SMALL" --out "$TMP/small.tbl" --quiet > "$TMP/solve.log" 2>&1 ||
+  { echo "FAIL scribe solve could not make a small table: $(tail -n 5 "$TMP/solve.log")"; failed=$((failed + 1)); }
 full "rulesets" rulesets rulesets
 full "ruleset show" "ruleset show" ruleset show finkel
 full "play" play play --ruleset finkel --seed 3
@@ -124,10 +124,10 @@ RULES="$HOSTILE/escape-ruleset.textproto"
 raw "suggest: a ruleset's name" 0 '^evil\\x1b\]0;pwned\\x07\\x1b\[2J  ' -- "$SCRIBE" suggest --ruleset "$RULES" --roll 2
 raw "match: a ruleset's name" 0 '^evil\\x1b\]0;pwned\\x07' -- \
   "$SCRIBE" match --ruleset "$RULES" --light random --dark heuristic --games 4
-if "$SCRIBE" solve --ruleset "$RULES" --out "$TMP/evil.tbl" --quiet > /dev/null 2>&1; then
+if "$SCRIBE" solve --ruleset "$RULES" --out "$TMP/evil.tbl" --quiet > "$TMP/solve-evil.log" 2>&1; then
   raw "table info: a ruleset's name" 0 '^ruleset +evil\\x1b' -- "$SCRIBE" table info "$TMP/evil.tbl"
 else
-  echo "FAIL scribe solve could not solve $RULES"; failed=$((failed + 1))
+  echo "FAIL scribe solve could not solve $RULES: $(tail -n 5 "$TMP/solve-evil.log")"; failed=$((failed + 1))
 fi
 mkdir -p "$TMP/names"
 cp "$GAME" "$TMP/names/"$'\e]0;pwned\a'".json"

@@ -140,7 +140,10 @@ for a in "${ARGS[@]}"; do
 done
 
 # 3. scribed with the exact args: health SERVING on the probe port, exit 0 on SIGTERM.
-bash "$NODE_DIR/install.sh"  # the Node client's npm packages, installed once
+# The Node client's npm packages, installed once.
+if ! bash "$NODE_DIR/install.sh" >"$tmp/npm.log" 2>&1; then
+  fail "the Node client's npm packages install (tests/e2e/node_client/install.sh)" "$(tail -n 20 "$tmp/npm.log")"; finish
+fi
 cat >"$tmp/health.js" <<'JS'
 'use strict';
 const grpc = require('@grpc/grpc-js');

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Scaling out, tested: three scribed replicas on free loopback ports behind
-# nginx (docker/nginx/scribe-lb.conf, its ports rewritten to free ones, run as
-# a foreground process with its own prefix under a temporary folder).
+# nginx (tests/e2e/replicas_lib.sh: docker/nginx/scribe-lb.conf, its ports
+# rewritten to free ones, run as a foreground process with its own prefix
+# under a temporary folder). A replica killed with SIGKILL and the service
+# config's retries: tests/e2e/failover_test.sh.
 #   1. many calls through nginx all succeed, and every replica served some
 #      (each replica's --metrics-file, written every second);
 #   2. one replica is stopped with SIGTERM while calls flow: it exits 0, and
@@ -25,56 +27,19 @@ fail() { echo "FAIL: $1${2:+: $2}"; failed=$((failed + 1)); }
 finish() { echo "$passed passed, $failed failed"; [ "$failed" -eq 0 ]; exit $?; }
 
 tmp="$(mktemp -d "${TMPDIR:-/tmp}/scribe-replicas-test.XXXXXX")"
-pids=()
-nginx_pid=""
-cleanup() {
-  [ -n "$nginx_pid" ] && kill -TERM "$nginx_pid" 2>/dev/null && wait "$nginx_pid" 2>/dev/null
-  for p in "${pids[@]}"; do kill -TERM "$p" 2>/dev/null; done
-  for p in "${pids[@]}"; do wait "$p" 2>/dev/null; done
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
+. "$ROOT/tests/e2e/replicas_lib.sh"
+trap 'cleanup_replicas; rm -rf "$tmp"' EXIT
 
 if [ ! -x "$NGINX" ]; then fail "nginx is installed (scripts/setup.sh)"; finish; fi
-bash "$NODE_DIR/install.sh"  # the Node client's npm packages, installed once
+# The Node client's npm packages, installed once.
+if ! bash "$NODE_DIR/install.sh" >"$tmp/npm.log" 2>&1; then
+  fail "the Node client's npm packages install (tests/e2e/node_client/install.sh)" "$(tail -n 20 "$tmp/npm.log")"; finish
+fi
 
 # 1. Three replicas, each on a free port, writing its counters every second.
-ports=()
-for i in 1 2 3; do
-  "$SCRIBED" --listen 127.0.0.1:0 --metrics-interval-seconds 1 --metrics-file "$tmp/replica$i.prom" \
-    >"$tmp/replica$i.out" 2>"$tmp/replica$i.log" &
-  pids+=($!)
-done
-for i in 1 2 3; do
-  port=""
-  for _ in $(seq 1 100); do
-    port="$(sed -n 's/^listening on port \([0-9]*\)$/\1/p' "$tmp/replica$i.out")"
-    [ -n "$port" ] && break
-    sleep 0.1
-  done
-  if [ -z "$port" ]; then fail "replica $i starts" "$(cat "$tmp/replica$i.log")"; finish; fi
-  ports+=("$port")
-done
-pass "three replicas on 127.0.0.1:${ports[0]}, :${ports[1]}, :${ports[2]}"
-
+start_replicas
 # 2. nginx with docker/nginx/scribe-lb.conf, its ports rewritten.
-lb_port="$(/usr/bin/python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
-prefix="$tmp/nginx"
-mkdir -p "$prefix/temp" "$prefix/logs"
-sed -e "s/127\.0\.0\.1:50061/127.0.0.1:${ports[0]}/" -e "s/127\.0\.0\.1:50062/127.0.0.1:${ports[1]}/" \
-    -e "s/127\.0\.0\.1:50063/127.0.0.1:${ports[2]}/" -e "s/listen 127\.0\.0\.1:50051 /listen 127.0.0.1:$lb_port /" \
-    -e "s/^worker_processes auto;/worker_processes 2;/" \
-    "$ROOT/docker/nginx/scribe-lb.conf" >"$prefix/scribe-lb.conf"
-if ! "$NGINX" -t -q -p "$prefix/" -e stderr -c "$prefix/scribe-lb.conf" 2>"$tmp/nginx-t.log"; then
-  fail "nginx -t accepts docker/nginx/scribe-lb.conf" "$(cat "$tmp/nginx-t.log")"; finish
-fi
-pass "nginx -t accepts docker/nginx/scribe-lb.conf"
-"$NGINX" -p "$prefix/" -e stderr -c "$prefix/scribe-lb.conf" 2>"$tmp/nginx.log" &
-nginx_pid=$!
-for _ in $(seq 1 50); do
-  (exec 3<>"/dev/tcp/127.0.0.1/$lb_port") 2>/dev/null && break
-  sleep 0.1
-done
+start_nginx
 
 cat >"$tmp/load.js" <<'JS'
 // node load.js ADDRESS ROOT CALLS [PID_TO_STOP]: CALLS ValidateRecord calls,

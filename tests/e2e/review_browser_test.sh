@@ -13,6 +13,8 @@
 #                     removed at exit)
 #   UPDATE_DOCS=1     also write the laptop screenshot to docs/review-page.png
 set -euo pipefail
+set -E  # the ERR trap in functions and subshells too: a failing step says what failed
+trap 'rc=$?; echo "review_browser_test.sh: line $LINENO: \"$BASH_COMMAND\" failed (exit $rc)" >&2' ERR
 SCRIBE="$(realpath "$1")"
 EXAMPLES="$(realpath "$2")"
 HERE="$(cd "$(dirname "$0")" && pwd)"

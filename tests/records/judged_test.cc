@@ -104,6 +104,30 @@ TEST(JudgeTest, TheRulesetIsFilledInOnlyWhereTheRecordNamesNone) {
   EXPECT_EQ(c.verdict.findings[0].code(), "ruleset-missing");
 }
 
+TEST(JudgeTest, GivenRulesThatConflictWithTheRecordsOwnAreAFindingWhenAsked) {
+  RecordIo io;
+  io.rules = MustLoad("masters");
+  io.ruleset = "masters";
+  const v1::GameRecord finkel = FinkelGame(9);  // legal under finkel, not under masters
+  // Off (the service's ruleset field): the given rules judge every record.
+  EXPECT_FALSE(Judge(finkel, io).verdict.valid());
+  EXPECT_NE(Judge(finkel, io).verdict.findings[0].code(), "ruleset-conflict");
+  // On (the command line's --ruleset): judged by its own, with the conflict.
+  io.conflict_is_finding = true;
+  const JudgedRecord a = Judge(finkel, io);
+  ASSERT_EQ(a.verdict.findings.size(), 1u);
+  EXPECT_EQ(a.verdict.findings[0].code(), "ruleset-conflict");
+  EXPECT_NE(a.verdict.findings[0].message().find("\"finkel\""), std::string::npos);
+  EXPECT_NE(a.verdict.findings[0].message().find("\"masters\""), std::string::npos);
+  // The same rules by another name, a name that does not resolve, or none:
+  // the given rules, no finding.
+  io.rules = MustLoad("finkel(pieces=7)");
+  io.ruleset = "finkel(pieces=7)";
+  EXPECT_TRUE(Judge(finkel, io).verdict.valid());
+  EXPECT_TRUE(Judge(FinkelGame(9, "my-own-rules"), io).verdict.valid());
+  EXPECT_TRUE(Judge(FinkelGame(9, ""), io).verdict.valid());
+}
+
 TEST(WriteRecordsTest, WritesFromTheVerdictUnderTheRulesItWasJudgedBy) {
   // Rules of one's own, named by an id no preset has: a writer that judged
   // the record again by its name would find no such ruleset.

@@ -4,6 +4,8 @@
 # it). puppeteer-core drives Debian's chromium (scripts/setup.sh): nothing
 # here downloads a browser.
 set -euo pipefail
+set -E  # the ERR trap in functions and subshells too: a failing step says what failed
+trap 'rc=$?; echo "install.sh: line $LINENO: \"$BASH_COMMAND\" failed (exit $rc)" >&2' ERR
 cd "$(dirname "$0")"
 exec 9>.install.lock
 flock 9
