@@ -5,9 +5,10 @@
 //     D = 400 log10(score / (1 - score)), and
 //   - its error rate: the mean loss in winning chance of its decisions
 //     (moves with at least two legal moves), measured by the same table.
-// The rating is then fitted as rating = kRatingPerfect - slope * error rate
-// (points per decision), through perfect play at error rate 0, by least
-// squares over the bots: slope = sum(ER * -D) / sum(ER^2).
+// Elo differences grow faster than error rates, so the rating is fitted as
+// a power law through perfect play (error rate 0, rating kRatingPerfect):
+// D = -scale * ER^exponent (ER in points per decision), by least squares on
+// log(-D) = log(scale) + exponent * log(ER) over the bots.
 //
 //   build/bench/calibrate_rating --table finkel.tbl --games 4000
 #include <cmath>
@@ -39,6 +40,9 @@ class Measured : public Bot {
       if (v.move == *m) {
         loss_ += ranked.front().value - v.value;
         accuracy_ += DecisionAccuracy(ranked.front().value - v.value);
+        for (int i = 0; i < kScales; ++i) {
+          by_scale_[i] += 100.0 * std::exp(-100.0 * (ranked.front().value - v.value) / kScale[i]);
+        }
       }
     }
     ++decisions_;
@@ -47,6 +51,10 @@ class Measured : public Bot {
   std::string name() const override { return inner_->name(); }
   double error_rate() const { return decisions_ > 0 ? loss_ / decisions_ : 0; }
   double accuracy() const { return decisions_ > 0 ? accuracy_ / decisions_ : 100; }
+  // The accuracy the bot would have with another scale than kAccuracyScale.
+  static constexpr int kScales = 4;
+  static constexpr double kScale[kScales] = {2, 3, 5, 10};
+  double accuracy_at(int i) const { return decisions_ > 0 ? by_scale_[i] / decisions_ : 100; }
   long decisions() const { return decisions_; }
 
  private:
@@ -54,6 +62,7 @@ class Measured : public Bot {
   const Evaluator& table_;
   double loss_ = 0;
   double accuracy_ = 0;
+  double by_scale_[kScales] = {};
   long decisions_ = 0;
 };
 
@@ -76,9 +85,8 @@ int Run(int argc, char** argv) {
   }
   std::shared_ptr<const TableEvaluator> table = std::move(*opened);
   const std::shared_ptr<const Rules> rules = table->shared_rules();
-  std::printf("| bot | games | score against perfect | Elo difference D | decisions | error rate (points) | accuracy |\n");
-  std::printf("|---|---|---|---|---|---|---|\n");
-  double sum_xy = 0, sum_xx = 0;
+  std::printf("| bot | games | score against perfect | Elo difference D | decisions | error rate (points) | accuracy | at scale 2, 3, 5, 10 |\n");
+  std::printf("|---|---|---|---|---|---|---|---|\n");
   struct Point { std::string bot; double er, d; };
   std::vector<Point> points;
   for (const std::string& name : bots) {
@@ -106,17 +114,26 @@ int Run(int argc, char** argv) {
     const double p = score / played;
     const double d = 400.0 * std::log10(p / (1.0 - p));
     const double er = 100.0 * bot.error_rate();
-    std::printf("| %s | %d | %.4f | %.0f | %ld | %.3f | %.1f%% |\n", name.c_str(), played, p, d, bot.decisions(), er,
-                bot.accuracy());
+    std::printf("| %s | %d | %.4f | %.0f | %ld | %.3f | %.1f%% | %.1f, %.1f, %.1f, %.1f |\n", name.c_str(), played, p,
+                d, bot.decisions(), er, bot.accuracy(), bot.accuracy_at(0), bot.accuracy_at(1), bot.accuracy_at(2),
+                bot.accuracy_at(3));
     std::fflush(stdout);
     points.push_back({name, er, d});
-    sum_xy += er * -d;
-    sum_xx += er * er;
   }
-  const double slope = sum_xy / sum_xx;
-  std::printf("\nslope: %.1f rating points per point of error rate\n", slope);
-  std::printf("| bot | D measured | D fitted (-slope * ER) |\n|---|---|---|\n");
-  for (const Point& p : points) std::printf("| %s | %.0f | %.0f |\n", p.bot.c_str(), p.d, -slope * p.er);
+  // log(-D) = log(scale) + exponent * log(ER), least squares.
+  double n = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
+  for (const Point& p : points) {
+    if (p.er <= 0 || p.d >= 0) continue;
+    const double x = std::log(p.er), y = std::log(-p.d);
+    n += 1, sx += x, sy += y, sxx += x * x, sxy += x * y;
+  }
+  const double exponent = (n * sxy - sx * sy) / (n * sxx - sx * sx);
+  const double scale = std::exp((sy - exponent * sx) / n);
+  std::printf("\nfit: D = -%.1f * ER^%.3f (ER in points per decision)\n", scale, exponent);
+  std::printf("| bot | D measured | D fitted |\n|---|---|---|\n");
+  for (const Point& p : points) {
+    std::printf("| %s | %.0f | %.0f |\n", p.bot.c_str(), p.d, -scale * std::pow(p.er, exponent));
+  }
   return 0;
 }
 

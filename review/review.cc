@@ -17,7 +17,8 @@ double DecisionAccuracy(double loss) {
 }
 
 double PerformanceRating(double error_rate) {
-  return std::max(kRatingFloor, kRatingPerfect - kRatingPerPoint * 100.0 * std::max(0.0, error_rate));
+  const double points = 100.0 * std::max(0.0, error_rate);
+  return std::max(kRatingFloor, kRatingPerfect - kRatingScale * std::pow(points, kRatingExponent));
 }
 
 namespace {

@@ -28,18 +28,20 @@ namespace scribe {
 
 // The accuracy of one decision, in percent, from its loss (a chance in
 // [0, 1]): 100 * exp(-loss_points / kAccuracyScale), loss_points = 100 *
-// loss. 100 for the best move; 2 points lost give 81.9, 5 give 60.7, 10
-// give 36.8 (docs/review.md).
-inline constexpr double kAccuracyScale = 10.0;
+// loss. 100 for the best move; 1 point lost gives 71.7, 2 give 51.3, 5
+// give 18.9, 10 give 3.6 (docs/review.md: the scale puts the random bot
+// near 70% and the heuristic one above 90% on finkel).
+inline constexpr double kAccuracyScale = 3.0;
 double DecisionAccuracy(double loss);
 
 // The performance rating of an error rate (mean loss per decision, a
-// chance): kRatingPerfect - kRatingPerPoint * error_rate_points, never
-// below kRatingFloor. Calibrated on finkel by games between the bots of
-// engine/bots.h against perfect play (bench/calibrate_rating.cc,
-// docs/review.md).
+// chance): kRatingPerfect - kRatingScale * error_rate_points ^
+// kRatingExponent, never below kRatingFloor. Fitted on finkel to the
+// results of the bots of engine/bots.h against perfect play
+// (bench/calibrate_rating.cc, docs/review.md).
 inline constexpr double kRatingPerfect = 2000.0;
-inline constexpr double kRatingPerPoint = 60.0;
+inline constexpr double kRatingScale = 493.5;
+inline constexpr double kRatingExponent = 1.369;
 inline constexpr double kRatingFloor = 0.0;
 double PerformanceRating(double error_rate);
 

@@ -157,9 +157,15 @@ TEST(ReviewTest, WorkedExampleByHand) {
   EXPECT_EQ(light.forced, 1);
   EXPECT_NEAR(light.total_loss, 0.08, 1e-12);
   EXPECT_NEAR(light.error_rate, 0.04, 1e-12);
-  // (100 e^(-6/s) + 100 e^(-2/s)) / 2 with s = kAccuracyScale.
+  // (100 e^(-6/3) + 100 e^(-2/3)) / 2 = (13.53 + 51.34) / 2.
+  EXPECT_NEAR(light.accuracy, 32.4376, 1e-4);
   EXPECT_NEAR(light.accuracy, (100 * std::exp(-6 / kAccuracyScale) + 100 * std::exp(-2 / kAccuracyScale)) / 2, 1e-9);
-  EXPECT_NEAR(light.rating, kRatingPerfect - kRatingPerPoint * 4.0, 1e-9);
+  // 2000 - 493.5 * 4^1.369 is below the floor.
+  EXPECT_LT(kRatingPerfect - kRatingScale * std::pow(4.0, kRatingExponent), kRatingFloor);
+  EXPECT_DOUBLE_EQ(light.rating, kRatingFloor);
+  // Inside the fitted range: random play's 1.307 points give 1288.
+  EXPECT_NEAR(PerformanceRating(0.01307), 1288.0, 0.5);
+  EXPECT_DOUBLE_EQ(PerformanceRating(0), kRatingPerfect);
   EXPECT_EQ(light.mistakes, 1);
   EXPECT_EQ(light.doubtful, 1);
   EXPECT_EQ(light.blunders, 0);
