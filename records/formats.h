@@ -4,6 +4,7 @@
 #ifndef SCRIBE_RECORDS_FORMATS_H_
 #define SCRIBE_RECORDS_FORMATS_H_
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -45,12 +46,21 @@ absl::StatusOr<std::string> WriteRecords(Format format, const std::vector<Judged
 absl::StatusOr<std::string> WriteRecords(Format format, const std::vector<v1::GameRecord>& records,
                                          const RecordIo& io = {});
 
+// How much of a file is judged, for callers that bound their work before
+// doing it (the service): counted over the records as they are read, before
+// each is judged. 0: no limit.
+struct JudgeLimits {
+  int64_t max_actions = 0;  // summed over the file's records
+  int64_t max_records = 0;
+};
+
 struct JudgeOptions {
   // Keep the judged records. Validation alone keeps none: TSN is then read
   // and judged one game at a time.
   bool keep_records = true;
   // What the referee builds for each record (the replay, the positions).
   RefereeOptions referee = {.build_replay = false, .keep_positions = false};
+  JudgeLimits limits;
 };
 
 // A file read once and each of its records judged once.
@@ -66,6 +76,13 @@ struct JudgedFile {
   std::vector<v1::Finding> read_findings;
   // How many records (games) the file holds, read or not.
   int entries = 0;
+  // The records read and their actions, counted whether judged or not.
+  int64_t records_read = 0;
+  int64_t actions_read = 0;
+  // True when the file holds more than JudgeOptions::limits allows: no
+  // record is judged once a limit is passed, `records` is emptied, and the
+  // report is not a verdict on the file (nothing says it is valid).
+  bool over_limit = false;
 };
 
 // Reads `text` in `format`, judges every record under `io`, and checks the
@@ -77,12 +94,16 @@ JudgedFile JudgeFile(absl::string_view file_name, absl::string_view text, Format
 // the service's replay): when the report is not valid, `records` is
 // emptied, so no illegal record is passed on by mistake.
 JudgedFile ReadLegalRecords(absl::string_view file_name, absl::string_view text, Format format,
-                            const RecordIo& io = {}, const RefereeOptions& referee = {.build_replay = false});
+                            const RecordIo& io = {}, const RefereeOptions& referee = {.build_replay = false},
+                            const JudgeLimits& limits = {});
 
 // JudgeFile's report alone (nothing kept). `entries`, when given, is set to
 // how many records (games) the file holds, read or not.
 v1::FileReport ValidateText(absl::string_view file_name, absl::string_view text, Format format,
                             const RecordIo& io = {}, int* entries = nullptr);
+// The same, judging nothing past `limits` (JudgedFile::over_limit).
+JudgedFile ValidateFile(absl::string_view file_name, absl::string_view text, Format format, const RecordIo& io,
+                        const JudgeLimits& limits);
 
 }  // namespace scribe
 

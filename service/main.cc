@@ -84,8 +84,12 @@ int Main(int argc, char** argv) {
   app.add_option("--max-record-bytes", options.max_record_bytes, "longest record text accepted, in bytes")
       ->check(CLI::Range(int64_t{1}, int64_t{1} << 30))
       ->capture_default_str();
-  app.add_option("--max-record-actions", options.max_record_actions, "most actions in one structured record")
-      ->check(CLI::Range(1, 100000000))
+  app.add_option("--max-records", options.max_records, "most records in one call's input")
+      ->check(CLI::Range(int64_t{1}, int64_t{100000000}))
+      ->capture_default_str();
+  app.add_option("--max-record-actions", options.max_record_actions,
+                 "most actions in one call's input, summed over its records (text or structured)")
+      ->check(CLI::Range(int64_t{1}, int64_t{100000000}))
       ->capture_default_str();
   app.add_option("--max-concurrent-calls", options.max_concurrent_calls,
                  "calls doing work at once; more are refused with RESOURCE_EXHAUSTED")
@@ -171,6 +175,7 @@ int Main(int argc, char** argv) {
     options.tables.push_back(table.evaluator);
   }
 
+  options.max_message_bytes = int64_t{max_message_mb} << 20;
   Metrics metrics;
   ScribeServiceImpl service(options, &metrics);
   HealthService health;

@@ -19,6 +19,7 @@
 #include "service/call.h"
 #include "service/chances.h"
 #include "service/errors.h"
+#include "service/limits.h"
 #include "service/records_io.h"
 #include "service/requests.h"
 #include "service/responses.h"
@@ -57,9 +58,13 @@ grpc::Status ScribeServiceImpl::ValidateRecord(grpc::ServerContext* context, con
     std::vector<FieldViolation> violations;
     Input input;
     if (!ReadInput(request->input(), "input", options_, &input, &violations)) return BadRequest(violations);
+    const CallLimits limits = LimitsFor(ValidateAnswer(), options_, InputBytes(request->input()));
     int entries = 0;
-    SetReport(Validate(input, &entries), response);
+    v1::FileReport report;
+    if (!Validate(input, "input", limits, &report, &entries, &violations)) return BadRequest(violations);
+    SetReport(report, response);
     response->set_records(entries);
+    if (!CheckAnswer(*response, limits, "input", &violations)) return BadRequest(violations);
     return grpc::Status::OK;
   });
 }
@@ -75,10 +80,13 @@ grpc::Status ScribeServiceImpl::ValidateRecords(
       response.set_id(request.id());
       std::vector<FieldViolation> violations;
       Input input;
-      if (!ReadInput(request.input(), "input", options_, &input, &violations)) {
+      v1::FileReport report;
+      if (!ReadInput(request.input(), "input", options_, &input, &violations) ||
+          !Validate(input, "input", LimitsFor(ValidateAnswer(), options_, InputBytes(request.input())), &report,
+                    nullptr, &violations)) {
         SetBadRequest(violations, &response);  // garbage in the stream still gets its one result
       } else {
-        SetReport(Validate(input), &response);
+        SetReport(report, &response);
       }
       if (!stream->Write(response)) return Cancelled("the client stopped reading");
     }
@@ -101,8 +109,11 @@ grpc::Status ScribeServiceImpl::AnnotateRecord(grpc::ServerContext* context, con
     }
     Input input;
     std::vector<JudgedRecord> records;
+    const CallLimits limits =
+        LimitsFor(AnnotateAnswer(text_format.has_value()), options_, InputBytes(request->input()));
     if (!ReadInput(request->input(), "input", options_, &input, &violations) || !violations.empty() ||
-        !LegalRecords(input, "input", {.build_replay = false, .keep_positions = true}, &records, &violations)) {
+        !LegalRecords(input, "input", {.build_replay = false, .keep_positions = true}, limits, &records,
+                      &violations)) {
       return BadRequest(violations);
     }
 
@@ -128,6 +139,7 @@ grpc::Status ScribeServiceImpl::AnnotateRecord(grpc::ServerContext* context, con
       if (!text.ok()) return BadRequest({{"text_format", std::string(text.status().message())}});
       response->set_text(*std::move(text));
     }
+    if (!CheckAnswer(*response, limits, "input", &violations)) return BadRequest(violations);
     return grpc::Status::OK;
   });
 }
@@ -138,11 +150,13 @@ grpc::Status ScribeServiceImpl::ReplayRecord(grpc::ServerContext* context, const
     std::vector<FieldViolation> violations;
     Input input;
     std::vector<JudgedRecord> records;
+    const CallLimits limits = LimitsFor(ReplayAnswer(), options_, InputBytes(request->input()));
     if (!ReadInput(request->input(), "input", options_, &input, &violations) ||
-        !LegalRecords(input, "input", {.build_replay = true}, &records, &violations)) {
+        !LegalRecords(input, "input", {.build_replay = true}, limits, &records, &violations)) {
       return BadRequest(violations);
     }
     for (JudgedRecord& record : records) *response->add_replays() = std::move(record.verdict.replay);
+    if (!CheckAnswer(*response, limits, "input", &violations)) return BadRequest(violations);
     return grpc::Status::OK;
   });
 }
@@ -155,8 +169,9 @@ grpc::Status ScribeServiceImpl::ConvertRecord(grpc::ServerContext* context, cons
     if (!to) violations.push_back({"to", "the format to convert to is required (TSN, JSON, RGN, ROYALUR_JSON)"});
     Input input;
     std::vector<JudgedRecord> records;
-    if (!ReadInput(request->input(), "input", options_, &input, &violations) || !to ||
-        !LegalRecords(input, "input", {.build_replay = false}, &records, &violations)) {
+    if (!ReadInput(request->input(), "input", options_, &input, &violations) || !to) return BadRequest(violations);
+    const CallLimits limits = LimitsFor(ConvertAnswer(*to), options_, InputBytes(request->input()));
+    if (!LegalRecords(input, "input", {.build_replay = false}, limits, &records, &violations)) {
       return BadRequest(violations);
     }
     RecordIo io = input.io;
@@ -165,6 +180,7 @@ grpc::Status ScribeServiceImpl::ConvertRecord(grpc::ServerContext* context, cons
     if (!text.ok()) return BadRequest({{"to", std::string(text.status().message())}});
     response->set_text(*std::move(text));
     for (JudgedRecord& r : records) *response->add_records() = std::move(r.record);
+    if (!CheckAnswer(*response, limits, "input", &violations)) return BadRequest(violations);
     return grpc::Status::OK;
   });
 }
