@@ -255,7 +255,8 @@ JudgedFile JudgeFile(absl::string_view file_name, absl::string_view text, Format
         (limits.max_actions > 0 && file.actions_read > limits.max_actions)) {
       file.over_limit = true;
     }
-    if (file.over_limit) return;
+    if (!file.over_limit && !file.stopped && StopRequested(limits.stop)) file.stopped = true;
+    if (file.over_limit || file.stopped) return;
     RefereeResult verdict = JudgeInPlace(&record, io, options.referee);
     for (v1::Finding& f : RecordFindings(format, text, source, record, verdict, index, &lines)) {
       judged.push_back(std::move(f));
@@ -298,8 +299,8 @@ JudgedFile JudgeFile(absl::string_view file_name, absl::string_view text, Format
     if (!IsValidUtf8(f.message())) f.set_message(ValidUtf8(f.message()));
     *report.add_findings() = std::move(f);
   }
-  report.set_valid(report.findings_size() == 0 && !file.over_limit);
-  if (file.over_limit) file.records.clear();
+  report.set_valid(report.findings_size() == 0 && !file.over_limit && !file.stopped);
+  if (file.over_limit || file.stopped) file.records.clear();
   return file;
 }
 

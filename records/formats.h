@@ -13,6 +13,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "engine/rules.h"
+#include "engine/stop.h"
 #include "records/judged.h"
 #include "records/parsed.h"
 #include "scribe/v1/record.pb.h"
@@ -52,6 +53,9 @@ absl::StatusOr<std::string> WriteRecords(Format format, const std::vector<v1::Ga
 struct JudgeLimits {
   int64_t max_actions = 0;  // summed over the file's records
   int64_t max_records = 0;
+  // Polled before each record is judged (engine/stop.h): once it says stop,
+  // nothing more is judged and JudgedFile::stopped is set.
+  StopCheck stop;
 };
 
 struct JudgeOptions {
@@ -83,6 +87,8 @@ struct JudgedFile {
   // record is judged once a limit is passed, `records` is emptied, and the
   // report is not a verdict on the file (nothing says it is valid).
   bool over_limit = false;
+  // True when JudgeLimits::stop said stop: as over_limit, nothing is usable.
+  bool stopped = false;
 };
 
 // Reads `text` in `format`, judges every record under `io`, and checks the

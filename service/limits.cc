@@ -1,6 +1,7 @@
 #include "service/limits.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 
@@ -48,8 +49,10 @@ int64_t InputBytes(const v1::RecordInput& input) {
                             : static_cast<int64_t>(input.text().size());
 }
 
-CallLimits LimitsFor(const AnswerSize& answer, const ServiceOptions& options, int64_t input_bytes) {
+CallLimits LimitsFor(const AnswerSize& answer, const ServiceOptions& options, int64_t input_bytes,
+                     StopCheck stop) {
   CallLimits limits;
+  limits.judge.stop = std::move(stop);
   limits.answer = answer;
   limits.max_message_bytes = options.max_message_bytes;
   const int64_t room = Room(answer, options.max_message_bytes, input_bytes);

@@ -56,7 +56,9 @@ struct CallLimits {
   bool actions_by_answer = false;
   bool records_by_answer = false;
 };
-CallLimits LimitsFor(const AnswerSize& answer, const ServiceOptions& options, int64_t input_bytes);
+// The judging polls `stop` (the call's) before each record.
+CallLimits LimitsFor(const AnswerSize& answer, const ServiceOptions& options, int64_t input_bytes,
+                     StopCheck stop = {});
 
 // The violation under `field` of an input of `records` records and
 // `actions` actions that passes `limits`; false when it passes none.

@@ -3,15 +3,17 @@
 // Starts with no configuration (the built-in rulesets, port 50051 on every
 // address). On SIGTERM or SIGINT it reports NOT_SERVING to health checks,
 // stops taking new calls, finishes the calls in flight (up to
-// --shutdown-grace-seconds) and exits 0.
+// --shutdown-grace-seconds, then stops their work) and exits 0.
 #include <signal.h>
 
 #include <chrono>
+#include <condition_variable>
 #include <cstdio>
 #include <ctime>
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <mutex>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -227,8 +229,28 @@ int Main(int argc, char** argv) {
   sigwait(&signals, &signal);
   Log("INFO", absl::StrCat("signal ", signal, ": draining (", service.in_flight(), " calls in flight)"));
   health.Shutdown();
-  server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(grace_seconds));
+  // Calls still in flight when the grace period ends are stopped: their
+  // work polls the call (engine/stop.h) and ends within milliseconds, so
+  // the process exits by the end of the grace period.
+  const auto deadline = std::chrono::system_clock::now() + std::chrono::seconds(grace_seconds);
+  std::mutex drain_mu;
+  std::condition_variable drain_cv;
+  bool drained = false;
+  std::thread stopper([&] {
+    std::unique_lock<std::mutex> lock(drain_mu);
+    if (!drain_cv.wait_until(lock, deadline, [&] { return drained; })) {
+      Log("INFO", absl::StrCat("grace period over: stopping ", service.in_flight(), " calls in flight"));
+      service.StopCalls();
+    }
+  });
+  server->Shutdown(deadline);
   server->Wait();
+  {
+    std::lock_guard<std::mutex> lock(drain_mu);
+    drained = true;
+  }
+  drain_cv.notify_all();
+  stopper.join();
   stopping.store(true);
   reporter.join();
   if (!metrics_file.empty()) WriteMetricsFile(metrics_file, metrics);

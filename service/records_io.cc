@@ -32,6 +32,7 @@ bool Validate(const Input& input, const std::string& field, const CallLimits& li
     return true;
   }
   JudgedFile file = ValidateFile("", input.text, input.format, input.io, limits.judge);
+  if (file.stopped) return false;
   if (!CheckLimits(limits, SizeField(input, field), file.records_read, file.actions_read, violations)) return false;
   if (entries != nullptr) *entries = file.entries;
   *report = std::move(file.report);
@@ -48,6 +49,7 @@ bool LegalRecords(const Input& input, const std::string& field, const RefereeOpt
     report = ReportOf(records->back());
   } else {
     JudgedFile file = ReadLegalRecords("", input.text, input.format, input.io, referee, limits.judge);
+    if (file.stopped) return false;
     if (!CheckLimits(limits, SizeField(input, field), file.records_read, file.actions_read, violations)) {
       return false;
     }

@@ -21,7 +21,8 @@ namespace scribe::service {
 // `entries` (when given) is set to how many records the input holds. False
 // with a violation under `field` (".text", ".record.actions") when the input
 // holds more than `limits` allow: counted as it is read, before anything
-// past the limit is judged.
+// past the limit is judged. False with no violation when the judging was
+// stopped (CallLimits' stop check).
 bool Validate(const Input& input, const std::string& field, const CallLimits& limits, v1::FileReport* report,
               int* entries, std::vector<FieldViolation>* violations);
 
@@ -29,7 +30,8 @@ bool Validate(const Input& input, const std::string& field, const CallLimits& li
 // filled in and what `referee` asks kept (the replay, the positions): false
 // with violations under `field` naming every finding otherwise, naming
 // each record with a field that is not UTF-8, or naming the limit the
-// input passes (checked before any record past it is judged).
+// input passes (checked before any record past it is judged); false with
+// no violation when the judging was stopped.
 bool LegalRecords(const Input& input, const std::string& field, const RefereeOptions& referee,
                   const CallLimits& limits, std::vector<JudgedRecord>* records,
                   std::vector<FieldViolation>* violations);
