@@ -6,7 +6,7 @@
 #
 #   tests/e2e/memory_test.sh SCRIBED SCRIBE
 #
-# About a minute (labelled slow).
+# About 30 seconds (ctest label e2e).
 set -euo pipefail
 scribed="$(realpath "${1:?usage: memory_test.sh SCRIBED SCRIBE}")"
 scribe="$(realpath "${2:?usage: memory_test.sh SCRIBED SCRIBE}")"
