@@ -100,7 +100,8 @@ absl::StatusOr<BotSpec> ParseBotSpec(absl::string_view text) {
 }
 
 absl::StatusOr<std::unique_ptr<Bot>> MakeBot(const BotSpec& spec, std::shared_ptr<const Rules> rules,
-                                             std::shared_ptr<const Evaluator> perfect, uint64_t seed) {
+                                             std::shared_ptr<const Evaluator> perfect, uint64_t seed,
+                                             StopCheck stop) {
   switch (spec.kind) {
     case BotSpec::Kind::kPerfect:
       if (perfect == nullptr) {
@@ -116,7 +117,8 @@ absl::StatusOr<std::unique_ptr<Bot>> MakeBot(const BotSpec& spec, std::shared_pt
       if (spec.depth < 0 || spec.depth > kMaxSearchDepth) {
         return absl::InvalidArgumentError(absl::StrCat("search depth ", spec.depth, " is not from 0 to ", kMaxSearchDepth));
       }
-      return std::make_unique<EvaluatorBot>(std::make_shared<SearchEvaluator>(std::move(rules), spec.depth),
+      return std::make_unique<EvaluatorBot>(std::make_shared<SearchEvaluator>(std::move(rules), spec.depth, LeafParameters{},
+                                                                              std::move(stop)),
                                             spec.ToString());
     case BotSpec::Kind::kHeuristic:
       return std::make_unique<HeuristicBot>(std::move(rules));

@@ -25,6 +25,7 @@
 #include "absl/strings/string_view.h"
 #include "engine/evaluate.h"
 #include "engine/evaluator.h"
+#include "engine/stop.h"
 #include "engine/position.h"
 #include "engine/random.h"
 #include "engine/rules.h"
@@ -98,10 +99,11 @@ absl::StatusOr<BotSpec> ParseBotSpec(absl::string_view text);
 // A bot of the given strength for `rules`. `perfect` is the evaluator a
 // "perfect" bot plays by (a solved table); FAILED_PRECONDITION when it is
 // needed and missing, INVALID_ARGUMENT when it answers for other rules
-// (a different digest). `seed` seeds a random bot.
+// (a different digest). `seed` seeds a random bot; a search bot's search
+// polls `stop` (engine/stop.h).
 absl::StatusOr<std::unique_ptr<Bot>> MakeBot(const BotSpec& spec, std::shared_ptr<const Rules> rules,
                                              std::shared_ptr<const Evaluator> perfect = nullptr,
-                                             uint64_t seed = 1);
+                                             uint64_t seed = 1, StopCheck stop = {});
 
 // One game between two bots from the start, `first` throwing first; the
 // dice are thrown with `dice`. Stops unfinished after `max_throws` throws.

@@ -21,6 +21,10 @@ namespace {
 // tests' 32 throws of finkel(pieces=1)) it is what makes the search finish.
 constexpr int kMemoMinDepth = 2;
 
+// The stop check is polled once in this many inner positions (a few
+// hundred microseconds of work).
+constexpr long long kStopPollNodes = 256;
+
 // A position and the depth it was searched to, as 9 words: the counts of
 // both sides (which fix the occupancy bits), then the side to move and the
 // depth.
@@ -56,6 +60,7 @@ class SearchEvaluator::Search {
 
   // The value of `pos` for its side to move, `depth` throws deep.
   double Value(const Position& pos, int depth) {
+    if (stopped_) return 0;
     if (IsOver(rules_, pos)) return FinishedValue(rules_, pos);
     if (depth == 0) {
       ++stats_.leaves;
@@ -77,7 +82,8 @@ class SearchEvaluator::Search {
 
  private:
   double Expand(const Position& pos, int depth) {
-    ++stats_.nodes;
+    if (++stats_.nodes % kStopPollNodes == 0 && StopRequested(evaluator_.stop_)) stopped_ = true;
+    if (stopped_) return 0;
     double sum = 0;
     MoveList moves;
     for (const RollOutcome& o : rules_.outcomes) {
@@ -113,10 +119,11 @@ class SearchEvaluator::Search {
   const double total_;
   absl::flat_hash_map<MemoKey, double> memo_;
   Stats stats_;
+  bool stopped_ = false;
 };
 
-SearchEvaluator::SearchEvaluator(std::shared_ptr<const Rules> rules, int depth, LeafParameters leaf)
-    : rules_(std::move(rules)), depth_(std::max(depth, 0)), leaf_(leaf) {
+SearchEvaluator::SearchEvaluator(std::shared_ptr<const Rules> rules, int depth, LeafParameters leaf, StopCheck stop)
+    : rules_(std::move(rules)), depth_(std::max(depth, 0)), leaf_(leaf), stop_(std::move(stop)) {
   mean_ = MeanThrow(*rules_);
   const double total = static_cast<double>(1u << rules_->dice_count);
   double var = 0;

@@ -55,6 +55,10 @@
 // well predicted chances match outcomes). A finished game is never a leaf:
 // it is worth exactly 1 or 0.
 //
+// A search given a StopCheck (engine/stop.h) polls it every few hundred
+// positions and, once it says stop, returns at once a value of no meaning:
+// the caller, who asked to stop, drops it.
+//
 // Values are computed afresh for each call, with a table of positions
 // already searched within the call (transpositions: passes, moves in
 // another order, captures that bring a position back); nothing is kept
@@ -70,6 +74,7 @@
 #include "engine/evaluator.h"
 #include "engine/position.h"
 #include "engine/rules.h"
+#include "engine/stop.h"
 
 namespace scribe {
 
@@ -113,7 +118,7 @@ inline constexpr int kMaxSearchDepth = 6;
 class SearchEvaluator : public Evaluator {
  public:
   // depth >= 0 throws.
-  SearchEvaluator(std::shared_ptr<const Rules> rules, int depth, LeafParameters leaf = {});
+  SearchEvaluator(std::shared_ptr<const Rules> rules, int depth, LeafParameters leaf = {}, StopCheck stop = {});
 
   double Value(const Position& pos) const override;
   bool exact() const override { return false; }
@@ -145,6 +150,7 @@ class SearchEvaluator : public Evaluator {
   std::shared_ptr<const Rules> rules_;
   int depth_;
   LeafParameters leaf_;
+  StopCheck stop_;
   double mean_ = 0;  // the dice's mean throw
   double sd_ = 0;    // and its standard deviation
   double contact_ = 0;  // (K / mean) * (H / mean)^2 / pieces

@@ -199,7 +199,14 @@ absl::StatusOr<Solution> Solve(const Rules& rules, const StateIndex& index, cons
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };
   Solution solution;
-  solution.values.assign(index.size(), 0.5f);
+  // Hundreds of megabytes for the large rulesets: filled a slice at a time,
+  // polling the stop check between slices.
+  solution.values.reserve(index.size());
+  while (solution.values.size() < index.size()) {
+    if (StopRequested(options.stop)) return Stopped();
+    const size_t slice = std::min<size_t>(index.size() - solution.values.size(), size_t{1} << 22);
+    solution.values.insert(solution.values.end(), slice, 0.5f);
+  }
   float* values = solution.values.data();
   const int n = index.pieces();
   const int threads = std::max(1, options.threads);
@@ -209,6 +216,7 @@ absl::StatusOr<Solution> Solve(const Rules& rules, const StateIndex& index, cons
 
   // Layer pairs {(a, b), (b, a)}, most pieces off first.
   for (int total = 2 * (n - 1); total >= 0; --total) {
+    if (StopRequested(options.stop)) return Stopped();
     for (int a = std::max(0, total - (n - 1)); a <= total / 2; ++a) {
       const int b = total - a;
       std::vector<std::pair<int, int>> layers = {{a, b}};
@@ -247,9 +255,22 @@ absl::StatusOr<Solution> Solve(const Rules& rules, const StateIndex& index, cons
       int since_extrapolation = 0;
       bool finished = false;
       absl::Status failure;
+      // Set by the first thread that finds the stop check saying stop: the
+      // others skip the rest of the sweep, and it ends the solve.
+      std::atomic<bool> stopped{false};
+      const auto should_stop = [&](size_t done_here) {
+        if (done_here % 4096 != 0) return stopped.load(std::memory_order_relaxed);
+        if (!stopped.load(std::memory_order_relaxed) && StopRequested(options.stop)) stopped.store(true);
+        return stopped.load(std::memory_order_relaxed);
+      };
 
       // Run once per sweep by the last thread to arrive.
       const auto end_of_sweep = [&]() noexcept {
+        if (stopped.load(std::memory_order_relaxed)) {
+          failure = Stopped();
+          finished = true;
+          return;
+        }
         ++sweeps;
         ++since_extrapolation;
         residual = 0;
@@ -289,6 +310,7 @@ absl::StatusOr<Solution> Solve(const Rules& rules, const StateIndex& index, cons
             const size_t lb = level_begin[l], size = level_begin[l + 1] - lb;
             const size_t lo = lb + size * t / pool_size, hi = lb + size * (t + 1) / pool_size;
             for (size_t i = lo; i < hi; ++i) {
+              if (should_stop(i - lo)) break;
               const PairEntry& e = order[i];
               const auto& layer = layers[e.layer];
               const uint64_t rank = index.Rank(e.mover_occ, layer.first, e.opp_occ, layer.second);

@@ -27,6 +27,7 @@
 #include "absl/status/statusor.h"
 #include "engine/rules.h"
 #include "engine/state_index.h"
+#include "engine/stop.h"
 
 namespace scribe {
 
@@ -51,6 +52,10 @@ struct SolveOptions {
   // Refuse rulesets whose values would need more memory than this.
   uint64_t max_bytes = uint64_t{8} << 30;
   std::function<void(const SolveProgress&)> progress;
+  // Polled by every sweeping thread every few thousand positions
+  // (engine/stop.h): once it says stop, Solve returns CANCELLED within
+  // milliseconds.
+  StopCheck stop;
 };
 
 struct Solution {

@@ -247,6 +247,16 @@ JudgedFile JudgeFile(absl::string_view file_name, absl::string_view text, Format
   // The record is judged where it lies (TSN reuses its storage for the
   // next game) and moved out only when kept.
   auto judge = [&](v1::GameRecord& record, const RecordSource* source, int index) {
+    // Counted before the work: once past a limit, nothing more is judged.
+    ++file.records_read;
+    file.actions_read += record.actions_size();
+    const JudgeLimits& limits = options.limits;
+    if ((limits.max_records > 0 && file.records_read > limits.max_records) ||
+        (limits.max_actions > 0 && file.actions_read > limits.max_actions)) {
+      file.over_limit = true;
+    }
+    if (!file.over_limit && !file.stopped && StopRequested(limits.stop)) file.stopped = true;
+    if (file.over_limit || file.stopped) return;
     RefereeResult verdict = JudgeInPlace(&record, io, options.referee);
     for (v1::Finding& f : RecordFindings(format, text, source, record, verdict, index, &lines)) {
       judged.push_back(std::move(f));
@@ -289,14 +299,16 @@ JudgedFile JudgeFile(absl::string_view file_name, absl::string_view text, Format
     if (!IsValidUtf8(f.message())) f.set_message(ValidUtf8(f.message()));
     *report.add_findings() = std::move(f);
   }
-  report.set_valid(report.findings_size() == 0);
+  report.set_valid(report.findings_size() == 0 && !file.over_limit && !file.stopped);
+  if (file.over_limit || file.stopped) file.records.clear();
   return file;
 }
 
 JudgedFile ReadLegalRecords(absl::string_view file_name, absl::string_view text, Format format,
-                            const RecordIo& io, const RefereeOptions& referee) {
+                            const RecordIo& io, const RefereeOptions& referee, const JudgeLimits& limits) {
   JudgeOptions options;
   options.referee = referee;
+  options.limits = limits;
   JudgedFile file = JudgeFile(file_name, text, format, io, options);
   if (!file.report.valid()) file.records.clear();
   return file;
@@ -309,6 +321,14 @@ v1::FileReport ValidateText(absl::string_view file_name, absl::string_view text,
   JudgedFile file = JudgeFile(file_name, text, format, io, options);
   if (entries != nullptr) *entries = file.entries;
   return std::move(file.report);
+}
+
+JudgedFile ValidateFile(absl::string_view file_name, absl::string_view text, Format format, const RecordIo& io,
+                        const JudgeLimits& limits) {
+  JudgeOptions options;
+  options.keep_records = false;
+  options.limits = limits;
+  return JudgeFile(file_name, text, format, io, options);
 }
 
 }  // namespace scribe

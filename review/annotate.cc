@@ -18,7 +18,8 @@ std::string Counted(absl::string_view word, int n) {
 
 }  // namespace
 
-absl::StatusOr<AnnotatedRecord> AnnotateRecord(const JudgedRecord& judged, const EvaluationWeights& weights) {
+absl::StatusOr<AnnotatedRecord> AnnotateRecord(const JudgedRecord& judged, const EvaluationWeights& weights,
+                                               const StopCheck& stop) {
   const RefereeResult& verdict = judged.verdict;
   if (!verdict.valid()) {
     const v1::Finding& f = verdict.findings.front();
@@ -38,6 +39,8 @@ absl::StatusOr<AnnotatedRecord> AnnotateRecord(const JudgedRecord& judged, const
   out.start_race = Race(r, out.positions.front());
   out.actions.reserve(record.actions_size());
   for (int i = 0; i < record.actions_size(); ++i) {
+    // A few microseconds an action: polled once in 256.
+    if (i % 256 == 255 && StopRequested(stop)) return Stopped();
     const v1::Action& a = record.actions(i);
     const Position& pos = out.positions[i];
     const Position& after = out.positions[i + 1];
@@ -110,7 +113,7 @@ double ChanceBefore(const Evaluator& evaluator, const Position& pos) {
 }  // namespace
 
 absl::Status AddWinningChances(const v1::GameRecord& record, const Evaluator& evaluator,
-                               AnnotatedRecord* annotated, const MarkThresholds& thresholds) {
+                               AnnotatedRecord* annotated, const MarkThresholds& thresholds, const StopCheck& stop) {
   if (annotated->rules == nullptr) return absl::InvalidArgumentError("the annotation has no rules");
   const Rules& rules = *annotated->rules;
   if (evaluator.rules().digest != rules.digest) {
@@ -131,6 +134,10 @@ absl::Status AddWinningChances(const v1::GameRecord& record, const Evaluator& ev
   summary.exact = evaluator.exact();
   summary.thresholds = thresholds;
   for (ActionAnnotation& an : annotated->actions) {
+    if (StopRequested(stop)) {
+      for (ActionAnnotation& a : annotated->actions) a.values.reset();
+      return Stopped();
+    }
     const Position& pos = positions[an.index];
     ActionValues v;
     v.before = ChanceBefore(evaluator, pos);
@@ -161,6 +168,10 @@ absl::Status AddWinningChances(const v1::GameRecord& record, const Evaluator& ev
   }
   const Position& end = positions.back();
   const double end_mover = ChanceBefore(evaluator, end);
+  if (StopRequested(stop)) {
+    for (ActionAnnotation& a : annotated->actions) a.values.reset();
+    return Stopped();
+  }
   summary.end_light = end.to_move == kLight ? end_mover : 1.0 - end_mover;
   annotated->values = std::move(summary);
   return absl::OkStatus();

@@ -33,6 +33,7 @@
 #include "engine/evaluator.h"
 #include "engine/position.h"
 #include "engine/rules.h"
+#include "engine/stop.h"
 #include "records/judged.h"
 #include "scribe/v1/record.pb.h"
 
@@ -152,8 +153,10 @@ struct AnnotatedRecord {
 // Annotates every action of a judged record, which must be legal (finished
 // or not) and judged with RefereeOptions::keep_positions. INVALID_ARGUMENT,
 // saying which rule the record breaks and where, when it is not a legal
-// game.
-absl::StatusOr<AnnotatedRecord> AnnotateRecord(const JudgedRecord& judged, const EvaluationWeights& weights = {});
+// game. Polls `stop` (engine/stop.h) as it goes: CANCELLED once it says
+// stop.
+absl::StatusOr<AnnotatedRecord> AnnotateRecord(const JudgedRecord& judged, const EvaluationWeights& weights = {},
+                                               const StopCheck& stop = {});
 
 // The same for a record not yet judged: judged first (under `rules` when
 // given, else its own ruleset).
@@ -172,9 +175,12 @@ absl::StatusOr<AnnotatedRecord> AnnotateWithValues(const v1::GameRecord& record,
 
 // Adds winning chances to an annotation of `record` (AnnotateRecord's
 // result for it): fills every action's `values` and the record's, from
-// the annotation's positions.
+// the annotation's positions. Polls `stop` before every action (an
+// evaluator that searches polls it within: engine/search.h): CANCELLED
+// once it says stop, the annotation's values then left unset.
 absl::Status AddWinningChances(const v1::GameRecord& record, const Evaluator& evaluator,
-                               AnnotatedRecord* annotated, const MarkThresholds& thresholds = {});
+                               AnnotatedRecord* annotated, const MarkThresholds& thresholds = {},
+                               const StopCheck& stop = {});
 
 // Light's chance in the position after each of the first k actions, k = 0
 // .. actions.size() (one point per ply, the start included): from each

@@ -1,7 +1,7 @@
 // One RPC as ScribeServiceImpl::Serve runs it: its slot under the server's
 // limit of concurrent calls, its start (for the latency metric), and
 // whether the client still waits for it. Handlers' bodies get the Call and
-// ask it, between steps of long work, whether to stop.
+// hand its stop() down into long work (engine/stop.h), which polls it.
 #ifndef SCRIBE_SERVICE_CALL_H_
 #define SCRIBE_SERVICE_CALL_H_
 
@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <string>
 
+#include "engine/stop.h"
 #include "grpcpp/server_context.h"
 #include "grpcpp/support/status.h"
 
@@ -18,21 +19,33 @@ namespace scribe::service {
 class Call {
  public:
   // Takes a slot of `in_flight`; the call is admitted when fewer than
-  // `limit` were taken before. `context` may be null (in-process callers).
-  Call(grpc::ServerContext* context, std::atomic<int>* in_flight, int limit);
+  // `limit` were taken before. `context` may be null (in-process callers);
+  // `stopping` (may be null) is the server's: set once calls must end.
+  Call(grpc::ServerContext* context, std::atomic<int>* in_flight, int limit,
+       const std::atomic<bool>* stopping = nullptr);
   ~Call();  // gives the slot back, admitted or not
   Call(const Call&) = delete;
   Call& operator=(const Call&) = delete;
 
   bool admitted() const { return admitted_; }
-  // True once the client cancelled the call or its deadline passed.
-  bool cancelled() const { return context_ != nullptr && context_->IsCancelled(); }
+  // True once the client cancelled the call, its deadline passed, or the
+  // server is stopping. Cheap enough to poll every millisecond.
+  bool cancelled() const;
+  // cancelled(), for the libraries' long loops; valid while the Call lives.
+  StopCheck stop() const {
+    return [this] { return cancelled(); };
+  }
+  // The status of a call that stopped because cancelled(): UNAVAILABLE when
+  // the server is stopping (retry elsewhere), DEADLINE_EXCEEDED past the
+  // deadline, else CANCELLED.
+  grpc::Status Stopped() const;
   // Microseconds since the call arrived.
   int64_t micros() const;
 
  private:
   grpc::ServerContext* context_;
   std::atomic<int>* in_flight_;
+  const std::atomic<bool>* stopping_;
   std::chrono::steady_clock::time_point start_;
   bool admitted_;
 };

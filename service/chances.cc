@@ -31,21 +31,22 @@ grpc::Status NoTable(const Rules& rules, absl::string_view what) {
 }
 
 std::shared_ptr<const Evaluator> ChooseEvaluator(const ScribeServiceImpl& service, const EvaluationChoice& choice,
-                                                 const std::shared_ptr<const Rules>& rules) {
+                                                 const std::shared_ptr<const Rules>& rules, StopCheck stop) {
   if (choice.mode != v1::EVALUATION_MODE_SEARCH) {
     if (std::shared_ptr<const Evaluator> table = service.TableFor(rules->digest)) return table;
     if (choice.mode == v1::EVALUATION_MODE_EXACT) return nullptr;
   }
-  return std::make_shared<const SearchEvaluator>(rules, choice.depth);
+  return std::make_shared<const SearchEvaluator>(rules, choice.depth, LeafParameters{}, std::move(stop));
 }
 
 grpc::Status MakeOpponent(const ScribeServiceImpl& service, const BotSpec& strength,
-                          const std::shared_ptr<const Rules>& rules, uint64_t seed, std::unique_ptr<Bot>* bot) {
+                          const std::shared_ptr<const Rules>& rules, uint64_t seed, StopCheck stop,
+                          std::unique_ptr<Bot>* bot) {
   const std::shared_ptr<const Evaluator> table = service.TableFor(rules->digest);
   if (strength.kind == BotSpec::Kind::kPerfect && table == nullptr) {
     return NoTable(*rules, "the perfect opponent's moves");
   }
-  auto made = MakeBot(strength, rules, table, seed);
+  auto made = MakeBot(strength, rules, table, seed, std::move(stop));
   if (!made.ok()) return BadRequest({{"strength", std::string(made.status().message())}});
   *bot = *std::move(made);
   return grpc::Status::OK;
@@ -57,7 +58,7 @@ grpc::Status AddChances(const ScribeServiceImpl& service, const Call& call, cons
   std::vector<std::shared_ptr<const Evaluator>> evaluators;
   int64_t searched = 0;
   for (const AnnotatedRecord& a : *annotated) {
-    evaluators.push_back(ChooseEvaluator(service, choice, a.rules));
+    evaluators.push_back(ChooseEvaluator(service, choice, a.rules, call.stop()));
     if (evaluators.back() == nullptr) return NoTable(*a.rules, "exact values");
     if (!evaluators.back()->exact()) searched += static_cast<int64_t>(a.actions.size());
   }
@@ -69,8 +70,8 @@ grpc::Status AddChances(const ScribeServiceImpl& service, const Call& call, cons
   }
   for (size_t k = 0; k < records.size(); ++k) {
     // A search is long: a client that gave up stops it between records.
-    if (call.cancelled()) return Cancelled("the client cancelled the call");
-    const absl::Status added = AddWinningChances(records[k].record, *evaluators[k], &(*annotated)[k]);
+    const absl::Status added = AddWinningChances(records[k].record, *evaluators[k], &(*annotated)[k], {}, call.stop());
+    if (call.cancelled()) return call.Stopped();
     if (!added.ok()) return FromAbsl(added);
   }
   return grpc::Status::OK;

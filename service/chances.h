@@ -29,21 +29,25 @@ class ScribeServiceImpl;
 grpc::Status NoTable(const Rules& rules, absl::string_view what);
 
 // The evaluator `choice` names for `rules`: the loaded table of the rules,
-// or a search; null when exact values are demanded and no table is loaded.
+// or a search (polling `stop`); null when exact values are demanded and no
+// table is loaded.
 std::shared_ptr<const Evaluator> ChooseEvaluator(const ScribeServiceImpl& service, const EvaluationChoice& choice,
-                                                 const std::shared_ptr<const Rules>& rules);
+                                                 const std::shared_ptr<const Rules>& rules, StopCheck stop = {});
 
 // The computer opponent `strength` names for `rules` (a random one seeded
 // with `seed`): NoTable for the perfect one without a table of the rules, a
 // BadRequest under "strength" when it cannot be made.
+// A search opponent polls `stop`.
 grpc::Status MakeOpponent(const ScribeServiceImpl& service, const BotSpec& strength,
-                          const std::shared_ptr<const Rules>& rules, uint64_t seed, std::unique_ptr<Bot>* bot);
+                          const std::shared_ptr<const Rules>& rules, uint64_t seed, StopCheck stop,
+                          std::unique_ptr<Bot>* bot);
 
 // Adds `choice`'s winning chances to each of `annotated` (made from
 // `records`, in order). Each record gets its own rules' evaluator, and the
 // work a search would do is bounded by `max_search_actions` before any of
 // it is done (a BadRequest past it); a call the client gave up stops
-// between records.
+// within a few milliseconds (the search and the annotation poll it) and
+// gets Call::Stopped().
 grpc::Status AddChances(const ScribeServiceImpl& service, const Call& call, const EvaluationChoice& choice,
                         int max_search_actions, const std::vector<JudgedRecord>& records,
                         std::vector<AnnotatedRecord>* annotated);

@@ -3,15 +3,17 @@
 // Starts with no configuration (the built-in rulesets, port 50051 on every
 // address). On SIGTERM or SIGINT it reports NOT_SERVING to health checks,
 // stops taking new calls, finishes the calls in flight (up to
-// --shutdown-grace-seconds) and exits 0.
+// --shutdown-grace-seconds, then stops their work) and exits 0.
 #include <signal.h>
 
 #include <chrono>
+#include <condition_variable>
 #include <cstdio>
 #include <ctime>
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <mutex>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -84,8 +86,12 @@ int Main(int argc, char** argv) {
   app.add_option("--max-record-bytes", options.max_record_bytes, "longest record text accepted, in bytes")
       ->check(CLI::Range(int64_t{1}, int64_t{1} << 30))
       ->capture_default_str();
-  app.add_option("--max-record-actions", options.max_record_actions, "most actions in one structured record")
-      ->check(CLI::Range(1, 100000000))
+  app.add_option("--max-records", options.max_records, "most records in one call's input")
+      ->check(CLI::Range(int64_t{1}, int64_t{100000000}))
+      ->capture_default_str();
+  app.add_option("--max-record-actions", options.max_record_actions,
+                 "most actions in one call's input, summed over its records (text or structured)")
+      ->check(CLI::Range(int64_t{1}, int64_t{100000000}))
       ->capture_default_str();
   app.add_option("--max-concurrent-calls", options.max_concurrent_calls,
                  "calls doing work at once; more are refused with RESOURCE_EXHAUSTED")
@@ -171,6 +177,7 @@ int Main(int argc, char** argv) {
     options.tables.push_back(table.evaluator);
   }
 
+  options.max_message_bytes = int64_t{max_message_mb} << 20;
   Metrics metrics;
   ScribeServiceImpl service(options, &metrics);
   HealthService health;
@@ -222,8 +229,28 @@ int Main(int argc, char** argv) {
   sigwait(&signals, &signal);
   Log("INFO", absl::StrCat("signal ", signal, ": draining (", service.in_flight(), " calls in flight)"));
   health.Shutdown();
-  server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(grace_seconds));
+  // Calls still in flight when the grace period ends are stopped: their
+  // work polls the call (engine/stop.h) and ends within milliseconds, so
+  // the process exits by the end of the grace period.
+  const auto deadline = std::chrono::system_clock::now() + std::chrono::seconds(grace_seconds);
+  std::mutex drain_mu;
+  std::condition_variable drain_cv;
+  bool drained = false;
+  std::thread stopper([&] {
+    std::unique_lock<std::mutex> lock(drain_mu);
+    if (!drain_cv.wait_until(lock, deadline, [&] { return drained; })) {
+      Log("INFO", absl::StrCat("grace period over: stopping ", service.in_flight(), " calls in flight"));
+      service.StopCalls();
+    }
+  });
+  server->Shutdown(deadline);
   server->Wait();
+  {
+    std::lock_guard<std::mutex> lock(drain_mu);
+    drained = true;
+  }
+  drain_cv.notify_all();
+  stopper.join();
   stopping.store(true);
   reporter.join();
   if (!metrics_file.empty()) WriteMetricsFile(metrics_file, metrics);

@@ -14,9 +14,16 @@ struct ServiceOptions {
   // Calls doing work at once; more get RESOURCE_EXHAUSTED at once instead
   // of queueing (health checks are not counted).
   int max_concurrent_calls = 64;
-  // Longest record text, in bytes, and most actions in one record.
-  int64_t max_record_bytes = 16 << 20;
-  int max_record_actions = 200000;
+  // What one call's record input may hold (service/limits.h): its text in
+  // bytes (the readers' memory grows with it: a JSON text takes up to 30
+  // times its size while it is read), its records, and their actions,
+  // summed over the records (text or structured).
+  int64_t max_record_bytes = 4 << 20;
+  int64_t max_records = 10000;
+  int64_t max_record_actions = 200000;
+  // The largest message received or sent (--max-message-mb): answers are
+  // bounded to it before they are built.
+  int64_t max_message_bytes = 16 << 20;
   // The deepest search (in throws) a request may ask for: SuggestMoves'
   // and AnnotateRecord's evaluation depth, and "search:N" opponents.
   int max_search_depth = 3;

@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "absl/strings/str_cat.h"
 #include "records/formats.h"
 
 namespace scribe::service {
@@ -15,22 +16,43 @@ v1::FileReport ReportOf(const JudgedRecord& judged) {
   return report;
 }
 
+// Where an input's size is named: its text, or its structured actions.
+std::string SizeField(const Input& input, const std::string& field) {
+  return absl::StrCat(field, input.structured ? ".record.actions" : ".text");
+}
+
 }  // namespace
 
-v1::FileReport Validate(const Input& input, int* entries) {
-  if (!input.structured) return ValidateText("", input.text, input.format, input.io, entries);
-  if (entries != nullptr) *entries = 1;
-  return ReportOf(Judge(input.record, input.io, {.build_replay = false}));
+bool Validate(const Input& input, const std::string& field, const CallLimits& limits, v1::FileReport* report,
+              int* entries, std::vector<FieldViolation>* violations) {
+  if (input.structured) {
+    if (!CheckLimits(limits, SizeField(input, field), 1, input.record.actions_size(), violations)) return false;
+    if (entries != nullptr) *entries = 1;
+    *report = ReportOf(Judge(input.record, input.io, {.build_replay = false}));
+    return true;
+  }
+  JudgedFile file = ValidateFile("", input.text, input.format, input.io, limits.judge);
+  if (file.stopped) return false;
+  if (!CheckLimits(limits, SizeField(input, field), file.records_read, file.actions_read, violations)) return false;
+  if (entries != nullptr) *entries = file.entries;
+  *report = std::move(file.report);
+  return true;
 }
 
 bool LegalRecords(const Input& input, const std::string& field, const RefereeOptions& referee,
-                  std::vector<JudgedRecord>* records, std::vector<FieldViolation>* violations) {
+                  const CallLimits& limits, std::vector<JudgedRecord>* records,
+                  std::vector<FieldViolation>* violations) {
   v1::FileReport report;
   if (input.structured) {
+    if (!CheckLimits(limits, SizeField(input, field), 1, input.record.actions_size(), violations)) return false;
     records->push_back(Judge(input.record, input.io, referee));
     report = ReportOf(records->back());
   } else {
-    JudgedFile file = ReadLegalRecords("", input.text, input.format, input.io, referee);
+    JudgedFile file = ReadLegalRecords("", input.text, input.format, input.io, referee, limits.judge);
+    if (file.stopped) return false;
+    if (!CheckLimits(limits, SizeField(input, field), file.records_read, file.actions_read, violations)) {
+      return false;
+    }
     report = std::move(file.report);
     *records = std::move(file.records);
   }

@@ -74,7 +74,7 @@ bool ReadInput(const v1::RecordInput& in, const std::string& field, const Servic
       if (static_cast<int64_t>(in.text().size()) > options.max_record_bytes) {
         violations->push_back({absl::StrCat(field, ".text"),
                                absl::StrCat(in.text().size(), " bytes is more than the ", options.max_record_bytes,
-                                            " this server accepts")});
+                                            " this server accepts in one call (--max-record-bytes)")});
         break;
       }
       out->text = in.text();
@@ -89,11 +89,6 @@ bool ReadInput(const v1::RecordInput& in, const std::string& field, const Servic
     case v1::RecordInput::kRecord:
       out->structured = true;
       out->record = in.record();
-      if (out->record.actions_size() > options.max_record_actions) {
-        violations->push_back({absl::StrCat(field, ".record.actions"),
-                               absl::StrCat(out->record.actions_size(), " actions is more than the ",
-                                            options.max_record_actions, " this server accepts")});
-      }
       break;
     default:
       violations->push_back({field, "a record is required: text, or a structured record"});

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/string_view.h"
+
 #include "engine/bots.h"
 #include "engine/position.h"
 #include "engine/ruleset.h"
@@ -38,15 +40,16 @@ std::shared_ptr<const Rules> ResolveSelector(const v1::RulesetSelector& selector
 // the rules it is read under.
 struct Input {
   Format format = Format::kJson;
-  std::string text;
+  absl::string_view text;  // the request's own bytes: the request outlives the Input
   RecordIo io;
   bool structured = false;
   v1::GameRecord record;
 };
 
 // Reads `in` into `out`; false with violations under `field` when the
-// request itself is unusable (no record, too long, an unknown format or a
-// broken ruleset).
+// request itself is unusable (no record, a text too long, an unknown
+// format or a broken ruleset). Its records and actions are counted against
+// the limits later, as they are read (service/records_io.h).
 bool ReadInput(const v1::RecordInput& in, const std::string& field, const ServiceOptions& options, Input* out,
                std::vector<FieldViolation>* violations);
 

@@ -20,15 +20,26 @@
 #include "service/call.h"
 #include "service/chances.h"
 #include "service/errors.h"
+#include "service/limits.h"
 #include "service/records_io.h"
 #include "service/requests.h"
 #include "service/responses.h"
 
 namespace scribe::service {
 
+namespace {
+
+// A record input the call could not take: the violations as a BadRequest,
+// or, with none, the call stopped (service/records_io.h).
+grpc::Status Refused(const Call& call, const std::vector<FieldViolation>& violations) {
+  return violations.empty() ? call.Stopped() : BadRequest(violations);
+}
+
+}  // namespace
+
 template <typename Body>
 grpc::Status ScribeServiceImpl::Serve(const char* method, grpc::ServerContext* context, Body body) {
-  Call call(context, &in_flight_, options_.max_concurrent_calls);
+  Call call(context, &in_flight_, options_.max_concurrent_calls, &stopping_);
   grpc::Status status;
   if (call.admitted()) {
     status = body(call);
@@ -54,13 +65,17 @@ std::shared_ptr<const Evaluator> ScribeServiceImpl::TableFor(const std::string& 
 
 grpc::Status ScribeServiceImpl::ValidateRecord(grpc::ServerContext* context, const v1::ValidateRecordRequest* request,
                                                v1::ValidateRecordResponse* response) {
-  return Serve("ValidateRecord", context, [&](Call&) {
+  return Serve("ValidateRecord", context, [&](Call& call) {
     std::vector<FieldViolation> violations;
     Input input;
     if (!ReadInput(request->input(), "input", options_, &input, &violations)) return BadRequest(violations);
+    const CallLimits limits = LimitsFor(ValidateAnswer(), options_, InputBytes(request->input()), call.stop());
     int entries = 0;
-    SetReport(Validate(input, &entries), response);
+    v1::FileReport report;
+    if (!Validate(input, "input", limits, &report, &entries, &violations)) return Refused(call, violations);
+    SetReport(report, response);
     response->set_records(entries);
+    if (!CheckAnswer(*response, limits, "input", &violations)) return BadRequest(violations);
     return grpc::Status::OK;
   });
 }
@@ -71,15 +86,19 @@ grpc::Status ScribeServiceImpl::ValidateRecords(
   return Serve("ValidateRecords", context, [&](Call& call) {
     v1::ValidateRecordsRequest request;
     while (stream->Read(&request)) {
-      if (call.cancelled()) return Cancelled("the client cancelled the stream");
+      if (call.cancelled()) return call.Stopped();
       v1::ValidateRecordsResponse response;
       response.set_id(request.id());
       std::vector<FieldViolation> violations;
       Input input;
-      if (!ReadInput(request.input(), "input", options_, &input, &violations)) {
+      v1::FileReport report;
+      if (!ReadInput(request.input(), "input", options_, &input, &violations) ||
+          !Validate(input, "input", LimitsFor(ValidateAnswer(), options_, InputBytes(request.input()), call.stop()),
+                    &report, nullptr, &violations)) {
+        if (violations.empty()) return call.Stopped();
         SetBadRequest(violations, &response);  // garbage in the stream still gets its one result
       } else {
-        SetReport(Validate(input), &response);
+        SetReport(report, &response);
       }
       if (!stream->Write(response)) return Cancelled("the client stopped reading");
     }
@@ -102,14 +121,20 @@ grpc::Status ScribeServiceImpl::AnnotateRecord(grpc::ServerContext* context, con
     }
     Input input;
     std::vector<JudgedRecord> records;
-    if (!ReadInput(request->input(), "input", options_, &input, &violations) || !violations.empty() ||
-        !LegalRecords(input, "input", {.build_replay = false, .keep_positions = true}, &records, &violations)) {
+    const CallLimits limits =
+        LimitsFor(AnnotateAnswer(text_format.has_value()), options_, InputBytes(request->input()), call.stop());
+    if (!ReadInput(request->input(), "input", options_, &input, &violations) || !violations.empty()) {
       return BadRequest(violations);
+    }
+    if (!LegalRecords(input, "input", {.build_replay = false, .keep_positions = true}, limits, &records,
+                      &violations)) {
+      return Refused(call, violations);
     }
 
     std::vector<AnnotatedRecord> annotated;
     for (const JudgedRecord& record : records) {
-      auto one = scribe::AnnotateRecord(record);
+      auto one = scribe::AnnotateRecord(record, {}, call.stop());
+      if (call.cancelled()) return call.Stopped();
       if (!one.ok()) return BadRequest({{"input", std::string(one.status().message())}});
       annotated.push_back(*std::move(one));
     }
@@ -136,36 +161,40 @@ grpc::Status ScribeServiceImpl::AnnotateRecord(grpc::ServerContext* context, con
       if (!text.ok()) return BadRequest({{"text_format", std::string(text.status().message())}});
       response->set_text(*std::move(text));
     }
+    if (!CheckAnswer(*response, limits, "input", &violations)) return BadRequest(violations);
     return grpc::Status::OK;
   });
 }
 
 grpc::Status ScribeServiceImpl::ReplayRecord(grpc::ServerContext* context, const v1::ReplayRecordRequest* request,
                                              v1::ReplayRecordResponse* response) {
-  return Serve("ReplayRecord", context, [&](Call&) {
+  return Serve("ReplayRecord", context, [&](Call& call) {
     std::vector<FieldViolation> violations;
     Input input;
     std::vector<JudgedRecord> records;
-    if (!ReadInput(request->input(), "input", options_, &input, &violations) ||
-        !LegalRecords(input, "input", {.build_replay = true}, &records, &violations)) {
-      return BadRequest(violations);
+    const CallLimits limits = LimitsFor(ReplayAnswer(), options_, InputBytes(request->input()), call.stop());
+    if (!ReadInput(request->input(), "input", options_, &input, &violations)) return BadRequest(violations);
+    if (!LegalRecords(input, "input", {.build_replay = true}, limits, &records, &violations)) {
+      return Refused(call, violations);
     }
     for (JudgedRecord& record : records) *response->add_replays() = std::move(record.verdict.replay);
+    if (!CheckAnswer(*response, limits, "input", &violations)) return BadRequest(violations);
     return grpc::Status::OK;
   });
 }
 
 grpc::Status ScribeServiceImpl::ConvertRecord(grpc::ServerContext* context, const v1::ConvertRecordRequest* request,
                                               v1::ConvertRecordResponse* response) {
-  return Serve("ConvertRecord", context, [&](Call&) {
+  return Serve("ConvertRecord", context, [&](Call& call) {
     std::vector<FieldViolation> violations;
     const std::optional<Format> to = ToFormat(request->to());
     if (!to) violations.push_back({"to", "the format to convert to is required (TSN, JSON, RGN, ROYALUR_JSON)"});
     Input input;
     std::vector<JudgedRecord> records;
-    if (!ReadInput(request->input(), "input", options_, &input, &violations) || !to ||
-        !LegalRecords(input, "input", {.build_replay = false}, &records, &violations)) {
-      return BadRequest(violations);
+    if (!ReadInput(request->input(), "input", options_, &input, &violations) || !to) return BadRequest(violations);
+    const CallLimits limits = LimitsFor(ConvertAnswer(*to), options_, InputBytes(request->input()), call.stop());
+    if (!LegalRecords(input, "input", {.build_replay = false}, limits, &records, &violations)) {
+      return Refused(call, violations);
     }
     RecordIo io = input.io;
     io.tile_names = request->tile_names();
@@ -173,6 +202,7 @@ grpc::Status ScribeServiceImpl::ConvertRecord(grpc::ServerContext* context, cons
     if (!text.ok()) return BadRequest({{"to", std::string(text.status().message())}});
     response->set_text(*std::move(text));
     for (JudgedRecord& r : records) *response->add_records() = std::move(r.record);
+    if (!CheckAnswer(*response, limits, "input", &violations)) return BadRequest(violations);
     return grpc::Status::OK;
   });
 }
@@ -268,7 +298,7 @@ grpc::Status ScribeServiceImpl::MakeMove(grpc::ServerContext* context, const v1:
 
 grpc::Status ScribeServiceImpl::SuggestMoves(grpc::ServerContext* context, const v1::SuggestMovesRequest* request,
                                              v1::SuggestMovesResponse* response) {
-  return Serve("SuggestMoves", context, [&](Call&) {
+  return Serve("SuggestMoves", context, [&](Call& call) {
     std::vector<FieldViolation> violations;
     std::shared_ptr<const Rules> rules;
     Position pos;
@@ -280,16 +310,19 @@ grpc::Status ScribeServiceImpl::SuggestMoves(grpc::ServerContext* context, const
     const std::optional<BotSpec> strength = CheckStrength(request->strength(), options_, &violations);
     if (!violations.empty()) return BadRequest(violations);
 
-    const std::shared_ptr<const Evaluator> evaluator = ChooseEvaluator(*this, choice, rules);
+    // A search polls the call: one the client gave up stops within it.
+    const std::shared_ptr<const Evaluator> evaluator = ChooseEvaluator(*this, choice, rules, call.stop());
     if (evaluator == nullptr) return NoTable(*rules, "exact values");
     std::unique_ptr<Bot> bot;
     if (strength) {
-      const grpc::Status made = MakeOpponent(*this, *strength, rules, request->has_seed() ? request->seed() : 1, &bot);
+      const grpc::Status made =
+          MakeOpponent(*this, *strength, rules, request->has_seed() ? request->seed() : 1, call.stop(), &bot);
       if (!made.ok()) return made;
     }
 
     const int roll = request->roll();
     const std::vector<ValuedMove> ranked = RankMovesByValue(*evaluator, pos, roll);
+    if (call.cancelled()) return call.Stopped();
     response->set_player(ToPlayer(pos.to_move));
     for (const ValuedMove& m : ranked) {
       v1::SuggestedMove* out = response->add_moves();
@@ -302,9 +335,9 @@ grpc::Status ScribeServiceImpl::SuggestMoves(grpc::ServerContext* context, const
     response->set_ruleset_digest(rules->digest);
     if (bot != nullptr) {
       response->set_strength(bot->name());
-      if (const std::optional<Move> chosen = bot->Choose(pos, roll)) {
-        *response->mutable_chosen_move() = ToProtoMove(*chosen);
-      }
+      const std::optional<Move> chosen = bot->Choose(pos, roll);
+      if (call.cancelled()) return call.Stopped();
+      if (chosen) *response->mutable_chosen_move() = ToProtoMove(*chosen);
     }
     return grpc::Status::OK;
   });

@@ -49,6 +49,11 @@ class ScribeServiceImpl final : public v1::ScribeService::Service {
 
   int in_flight() const { return in_flight_.load(); }
 
+  // Ends the calls in flight: their work stops within milliseconds and they
+  // answer UNAVAILABLE (scribed calls it when the shutdown's grace period
+  // is over).
+  void StopCalls() { stopping_.store(true); }
+
   // The loaded table for a ruleset digest; null when there is none.
   std::shared_ptr<const Evaluator> TableFor(const std::string& digest) const;
 
@@ -64,6 +69,7 @@ class ScribeServiceImpl final : public v1::ScribeService::Service {
   std::map<std::string, std::shared_ptr<const Evaluator>> tables_;  // by digest
   Metrics* metrics_;
   std::atomic<int> in_flight_{0};
+  std::atomic<bool> stopping_{false};
 };
 
 }  // namespace scribe::service

@@ -12,6 +12,7 @@
 #include <string>
 #include <unordered_map>
 #include <vector>
+#include <chrono>
 
 #include "analysis/table.h"
 #include "engine/evaluator.h"
@@ -284,6 +285,31 @@ TEST_F(TableTest, RefusesDamagedFiles) {
   }
   auto missing = TableEvaluator::Open(Path("missing.tbl"));
   EXPECT_EQ(missing.status().code(), absl::StatusCode::kNotFound);
+}
+
+
+// The solve polls its stop check in every sweeping thread (and while it
+// fills its values): told to stop, it returns CANCELLED within
+// milliseconds (finkel takes minutes).
+TEST(SolverTest, StopsWhenTold) {
+  auto rules = Load("finkel");
+  auto index = StateIndex::Create(*rules);
+  ASSERT_TRUE(index.ok());
+  for (const int threads : {1, 2}) {
+    const auto stop_at = std::chrono::steady_clock::now() + std::chrono::milliseconds(1500);
+    SolveOptions options;
+    options.threads = threads;
+    options.stop = [&] { return std::chrono::steady_clock::now() > stop_at; };
+    auto solution = Solve(*rules, **index, options);
+    // From the request to the return: the target is ~50 ms (a quiet
+    // machine); the rest is room for a loaded one (the test runs beside
+    // others, two sweeping threads on two shared cores).
+    const auto took = std::chrono::steady_clock::now() - stop_at;
+    ASSERT_FALSE(solution.ok());
+    EXPECT_EQ(solution.status().code(), absl::StatusCode::kCancelled);
+    EXPECT_LT(took, std::chrono::milliseconds(500))
+        << threads << " threads: " << std::chrono::duration_cast<std::chrono::milliseconds>(took).count() << " ms";
+  }
 }
 
 }  // namespace

@@ -17,6 +17,7 @@
 #include <string>
 #include <unordered_map>
 #include <vector>
+#include <chrono>
 
 #include "absl/strings/str_cat.h"
 #include "engine/bots.h"
@@ -403,6 +404,23 @@ RC_GTEST_PROP(WilsonProperties, ContainsTheProportionAndNarrowsWithTrials, ()) {
   const Interval wider = WilsonInterval(k, n, 2.576);
   RC_ASSERT(wider.low <= ci.low + 1e-12);
   RC_ASSERT(wider.high >= ci.high - 1e-12);
+}
+
+
+// A search polls its stop check every few hundred positions and, told to
+// stop, expands no more: the same search not told to stop expands far more.
+TEST(SearchStopTest, ASearchStopsWhenTold) {
+  const std::shared_ptr<const Rules> rules = Load("finkel");
+  const Position pos = RandomPosition(*rules, 11, 30);
+  const SearchEvaluator full(rules, 5);
+  full.Value(pos);
+  const long long all_nodes = SearchEvaluator::LastStats().nodes;
+  int polls = 0;
+  const SearchEvaluator stopped(rules, 5, LeafParameters{}, [&] { return ++polls > 3; });
+  stopped.Value(pos);
+  EXPECT_EQ(polls, 4) << "polled until told to stop, then no more";
+  EXPECT_LE(SearchEvaluator::LastStats().nodes, 4 * 256 + 8);
+  EXPECT_GT(all_nodes, 20 * 256) << "the position is worth a long search";
 }
 
 }  // namespace

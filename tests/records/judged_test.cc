@@ -165,5 +165,58 @@ TEST(RequireLegalTest, SaysTheFormatTheActionAndWhy) {
   EXPECT_EQ(InRecord(s, 0, 1).message(), s.message());
 }
 
+
+// Limits are counted as records are read, before each is judged, in every
+// format: once one is passed nothing more is judged (a broken record past
+// it has no finding), every record and action is still counted, and no
+// record is handed on.
+TEST(JudgeFileTest, LimitsAreCountedBeforeTheWorkInEveryFormat) {
+  v1::GameRecord broken = FinkelGame(9);
+  broken.mutable_actions(3)->set_roll(9);
+  const std::vector<v1::GameRecord> games = {FinkelGame(7), FinkelGame(8), broken};
+  const int64_t all_actions = games[0].actions_size() + games[1].actions_size() + games[2].actions_size();
+  RecordIo io;
+  io.ruleset = "finkel";
+  for (const Format format : {Format::kTsn, Format::kJson, Format::kRgn, Format::kRoyalUrJson}) {
+    SCOPED_TRACE(FormatName(format));
+    // Written from the two legal games, the broken one appended by hand: a
+    // writer writes only legal records.
+    std::vector<v1::GameRecord> all = games;
+    std::string text;
+    if (format == Format::kJson) {
+      text = JsonArray(all);
+    } else {
+      // The broken game's roll is checked by the referee only: write it
+      // legal, judge it under a limit that stops before it.
+      all[2] = FinkelGame(9);
+      auto written = WriteRecords(format, all, io);
+      ASSERT_TRUE(written.ok()) << written.status();
+      text = *written;
+    }
+    JudgeOptions options;
+    options.limits.max_records = 2;
+    const JudgedFile two = JudgeFile("f", text, format, io, options);
+    EXPECT_TRUE(two.over_limit);
+    EXPECT_FALSE(two.report.valid());
+    EXPECT_TRUE(two.records.empty());
+    EXPECT_EQ(two.records_read, 3);
+    EXPECT_EQ(two.actions_read, format == Format::kJson ? all_actions
+                                                        : all_actions - games[2].actions_size() +
+                                                              all[2].actions_size());
+    EXPECT_EQ(two.report.findings_size(), 0) << "nothing past the limit is judged";
+
+    options.limits = {.max_actions = games[0].actions_size(), .max_records = 0};
+    const JudgedFile one = JudgeFile("f", text, format, io, options);
+    EXPECT_TRUE(one.over_limit);
+    EXPECT_EQ(one.records_read, 3);
+
+    options.limits = {.max_actions = two.actions_read, .max_records = 3};
+    const JudgedFile within = JudgeFile("f", text, format, io, options);
+    EXPECT_FALSE(within.over_limit);
+    EXPECT_EQ(within.records.size(), 3u);
+    EXPECT_EQ(within.report.valid(), format != Format::kJson);  // the broken JSON game is judged now
+  }
+}
+
 }  // namespace
 }  // namespace scribe

@@ -29,6 +29,7 @@
 #include "engine/position.h"
 #include "engine/random.h"
 #include "engine/ruleset.h"
+#include "engine/search.h"
 #include "gtest/gtest.h"
 #include "records/formats.h"
 #include "records/json_record.h"
@@ -1062,6 +1063,24 @@ TEST(ChanceGraphTest, OnePointPerPlyAndAMarkPerError) {
   ASSERT_TRUE(estimate.ok());
   EXPECT_TRUE(absl::StrContains(*estimate, "\xE2\x80\x94 test estimate [noisy]</title>"));
   EXPECT_FALSE(SvgChanceGraph(MustAnnotate(record)).ok());
+}
+
+
+// Annotation polls its stop check before every action's winning chances:
+// told to stop, it returns CANCELLED with no values left half set.
+TEST(AnnotateStopTest, WinningChancesStopWhenTold) {
+  const std::shared_ptr<const Rules> rules = *LoadRuleset("finkel");
+  const v1::GameRecord record = RandomGame(*rules, "finkel", 3);
+  auto annotated = AnnotateRecord(record);
+  ASSERT_TRUE(annotated.ok());
+  const SearchEvaluator search(rules, 1);
+  int polls = 0;
+  const absl::Status stopped = AddWinningChances(record, search, &*annotated, {}, [&] { return ++polls > 10; });
+  EXPECT_EQ(stopped.code(), absl::StatusCode::kCancelled);
+  EXPECT_EQ(polls, 11) << "polled once an action until told to stop";
+  EXPECT_FALSE(annotated->values.has_value());
+  for (const ActionAnnotation& a : annotated->actions) EXPECT_FALSE(a.values.has_value());
+  EXPECT_TRUE(AddWinningChances(record, search, &*annotated, {}, [] { return false; }).ok());
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
 // In-process tests of every method of the gRPC service, good input and bad:
-// bytes that are not a record, a record of 10 MB, unknown and malicious
+// bytes that are not a record, a record at the limits, unknown and malicious
 // ruleset references, a stream the client abandons, deadlines that expire,
 // and overload; winning chances (SuggestMoves, AnnotateRecord) exact from a
 // table solved here for finkel(pieces=2), and estimated by search.
@@ -277,13 +277,24 @@ TEST_F(ServiceTest, BytesThatAreNotUtf8NeverReachAResponseOrError) {
   EXPECT_EQ(stub_->ReplayRecord(&c5, replay, &replayed).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
 }
 
-TEST_F(ServiceTest, ARecordOfTenMegabytesIsJudged) {
-  // Many games in one TSN text, about 10 MB.
+TEST_F(ServiceTest, ARecordAsLargeAsTheDefaultLimitsIsJudged) {
+  // Many games in one TSN text, up to the default limits of a call (its
+  // actions, 200,000, come before its 4 MiB).
   std::vector<v1::GameRecord> games;
-  for (int i = 0; i < 8; ++i) games.push_back(RandomGame("finkel", 100 + i));
+  int per_copy = 0;
+  for (int i = 0; i < 8; ++i) {
+    games.push_back(RandomGame("finkel", 100 + i));
+    per_copy += games.back().actions_size();
+  }
   const std::string one = *WriteTsn(games);
+  const ServiceOptions defaults;
   std::string text;
-  while (text.size() < 10u << 20) absl::StrAppend(&text, one, "\n");
+  int64_t actions = 0;
+  while (text.size() + one.size() < static_cast<size_t>(defaults.max_record_bytes) &&
+         actions + per_copy <= defaults.max_record_actions) {
+    absl::StrAppend(&text, one, "\n");
+    actions += per_copy;
+  }
   v1::ValidateRecordRequest request;
   request.mutable_input()->set_text(text);
   v1::ValidateRecordResponse response;
@@ -291,6 +302,7 @@ TEST_F(ServiceTest, ARecordOfTenMegabytesIsJudged) {
   const grpc::Status status = stub_->ValidateRecord(&context, request, &response);
   ASSERT_TRUE(status.ok()) << status.error_message();
   EXPECT_TRUE(response.valid());
+  EXPECT_GT(actions + per_copy, defaults.max_record_actions) << "the text is at the limit of actions";
 }
 
 TEST_F(ServiceTest, ARecordOverTheServersLimitIsABadRequest) {
