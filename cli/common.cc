@@ -192,6 +192,9 @@ bool CheckStandardOutput(const std::string& command) {
   std::cout.flush();
   if (std::cout.good()) return true;
   const int error = checked_stdout != nullptr && checked_stdout->error() != 0 ? checked_stdout->error() : EIO;
+  // The reader closed the pipe (`scribe replay big | head`) while SIGPIPE
+  // is ignored: it wanted no more, and is not told so.
+  if (error == EPIPE) return false;
   std::cerr << "scribe: " << command << ": cannot write standard output: " << std::strerror(error) << "\n";
   return false;
 }

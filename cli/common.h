@@ -61,9 +61,12 @@ class CheckedStandardOutput {
 };
 
 // Flushes standard output and checks that everything written to it got
-// there; when it did not (a full disk, /dev/full, a closed pipe), prints
-// "scribe: <command>: cannot write standard output: <why>" and returns
-// false. The registry calls it after every command.
+// there; when it did not (a full disk, /dev/full), prints "scribe:
+// <command>: cannot write standard output: <why>" and returns false. A
+// closed pipe (EPIPE, when SIGPIPE is ignored; else SIGPIPE ends the
+// process) returns false without a message: the reader stopped reading on
+// purpose. Commands stop writing once std::cout has failed. The registry
+// calls it after every command.
 bool CheckStandardOutput(const std::string& command);
 
 // Writes `contents` to the file `path` and closes it; when that fails,

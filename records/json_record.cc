@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <algorithm>
 #include <map>
+#include <memory>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -653,5 +654,73 @@ std::string MessageToJson(const google::protobuf::Message& message, bool pretty)
 }
 
 std::string WriteJsonRecord(const v1::GameRecord& record) { return MessageToJson(record); }
+
+JsonMessageStream::JsonMessageStream(std::ostream& out, const google::protobuf::FieldDescriptor* field)
+    : out_(out), field_(field) {}
+
+void JsonMessageStream::Fields(const google::protobuf::Message& message, bool below) {
+  const google::protobuf::Reflection* reflection = message.GetReflection();
+  std::vector<const google::protobuf::FieldDescriptor*> fields;
+  reflection->ListFields(message, &fields);  // by field number, as protobuf prints them
+  for (const google::protobuf::FieldDescriptor* f : fields) {
+    if (f == field_ || (f->number() < field_->number()) != below) continue;
+    // The field alone, printed as in the whole message: "key":value.
+    std::unique_ptr<google::protobuf::Message> alone(message.New());
+    alone->CopyFrom(message);
+    for (const google::protobuf::FieldDescriptor* other : fields) {
+      if (other != f) alone->GetReflection()->ClearField(alone.get(), other);
+    }
+    const std::string json = MessageToJson(*alone);
+    if (!out_) return;
+    if (any_field_) out_ << ',';
+    out_.write(json.data() + 1, static_cast<std::streamsize>(json.size() - 2));
+    any_field_ = true;
+  }
+}
+
+void JsonMessageStream::Begin(const google::protobuf::Message& head) {
+  out_ << '{';
+  Fields(head, /*below=*/true);
+}
+
+void JsonMessageStream::Add(const google::protobuf::Message& element) {
+  if (!out_) return;
+  // Elements are printed in batches: one message of the parent's type that
+  // holds only them, printed as "{"name":[e1,e2,...]}".
+  if (batch_ == nullptr) batch_.reset(NewBatch());
+  batch_->GetReflection()->AddMessage(batch_.get(), field_)->CopyFrom(element);
+  if (++batched_ == kBatch) Flush();
+}
+
+google::protobuf::Message* JsonMessageStream::NewBatch() const {
+  return google::protobuf::MessageFactory::generated_factory()
+      ->GetPrototype(field_->containing_type())
+      ->New();
+}
+
+void JsonMessageStream::Flush() {
+  if (batched_ == 0) return;
+  const std::string json = MessageToJson(*batch_);
+  batch_->Clear();
+  batched_ = 0;
+  if (!out_) return;
+  // "{"name":[" and "]}" off: the elements, comma-separated.
+  const size_t open = field_->name().size() + 5;
+  if (!any_element_) {
+    if (any_field_) out_ << ',';
+    out_.write(json.data() + 1, static_cast<std::streamsize>(open - 1));
+    any_field_ = any_element_ = true;
+  } else {
+    out_ << ',';
+  }
+  out_.write(json.data() + open, static_cast<std::streamsize>(json.size() - open - 2));
+}
+
+void JsonMessageStream::End(const google::protobuf::Message& tail) {
+  Flush();
+  if (any_element_) out_ << ']';
+  Fields(tail, /*below=*/false);
+  out_ << '}';
+}
 
 }  // namespace scribe
