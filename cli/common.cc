@@ -246,9 +246,14 @@ Format InputFormat(const std::string& from, const std::string& path, absl::strin
   return DetectFormat(path, text);
 }
 
-// --ruleset: a ruleset file when such a file exists, else a reference.
+// --ruleset: a ruleset file when such a file exists, else a reference. A
+// reference that can only be a path (a '/' or a '.' outside overrides: no
+// preset's id has either) is a file, and when it cannot be read that is
+// what is said, not "unknown ruleset".
 absl::StatusOr<std::shared_ptr<const Rules>> CliRuleset(const std::string& ref) {
-  if (ref.find('(') == std::string::npos && IsReadableFile(ref)) {
+  const bool no_overrides = ref.find('(') == std::string::npos;
+  const bool path_like = no_overrides && ref.find_first_of("/.") != std::string::npos;
+  if (no_overrides && (path_like || IsReadableFile(ref))) {
     std::string text, error;
     if (!ReadFile(ref, &text, &error)) return absl::InvalidArgumentError(error);
     auto rules = LoadRulesetText(text);

@@ -117,15 +117,10 @@ int CmdReplay(const ReplayOptions& o) {
   judge.referee.build_replay = false;
   judge.referee.keep_positions = o.board || !o.svg.empty();
   const JudgedFile file = JudgeFile(o.file, text, InputFormat(o.from, o.file, text), *io, judge);
+  // The findings as validate prints them, at their line and column (a file
+  // that holds no record is not a replay of nothing: `no-records`).
   int exit_code = kExitOk;
-  for (const v1::Finding& finding : file.read_findings) {
-    std::cerr << FindingToText(o.file, finding) << "\n";
-    exit_code = kExitInvalid;
-  }
-  // A file that holds no record is not a replay of nothing: said as
-  // validate says it.
   for (const v1::Finding& finding : file.report.findings()) {
-    if (finding.code() != codes::kNoRecords) continue;
     std::cerr << FindingToText(o.file, finding) << "\n";
     exit_code = kExitInvalid;
   }
@@ -135,11 +130,7 @@ int CmdReplay(const ReplayOptions& o) {
   bool svg_written = false, svg_failed = false;
   for (const JudgedRecord& judged : file.records) {
     const RefereeResult& result = judged.verdict;
-    if (result.rules == nullptr) {
-      for (const v1::Finding& finding : result.findings) std::cerr << FindingToText(o.file, finding) << "\n";
-      exit_code = kExitInvalid;
-      continue;
-    }
+    if (result.rules == nullptr) continue;
     // A reader that has gone away (a closed pipe) is not written to again.
     if (!std::cout) break;
     if (o.format == "json") {
@@ -147,10 +138,6 @@ int CmdReplay(const ReplayOptions& o) {
       PrintReplayJson(result, judged.record);
     } else {
       PrintReplayText(result, judged.record, o.board);
-    }
-    for (const v1::Finding& finding : result.findings) {
-      std::cerr << FindingToText(o.file, finding) << "\n";
-      exit_code = kExitInvalid;
     }
     // --svg draws the first record the rules could replay.
     if (!o.svg.empty() && !svg_written) {

@@ -84,7 +84,8 @@ void AddRulesetCommands(CLI::App& app, CommandRegistry& registry) {
 
   auto [play, p] = registry.Add(app, "play", "Play a random legal game; print it as a JSON record", CmdPlay);
   play->add_option("--ruleset", p.ruleset, "ruleset reference or file")->required();
-  play->add_option("--seed", p.seed, "random seed (same seed, same game)");
+  play->add_option("--seed", p.seed, "random seed (same seed, same game)")
+      ->check(SeedNumber());
 }
 
 void AddPerftCommand(CLI::App& app, CommandRegistry& registry) {

@@ -710,7 +710,6 @@ std::vector<v1::Finding> CheckRgnForm(const RecordSource& source, const RefereeR
   if (!result.start) return out;  // the referee said why
   Side mover = result.start->to_move;
   int light_turns = 0;
-  bool turn_reported = false;  // one turn-number finding per record
   for (int i = 0; i < n; ++i) {
     const ActionSource& as = source.actions[i];
     const bool extra = i > 0 && result.outcomes[i - 1].extra_roll;
@@ -742,10 +741,12 @@ std::vector<v1::Finding> CheckRgnForm(const RecordSource& source, const RefereeR
     }
     if (as.first_in_turn && written == kLight) {
       ++light_turns;
-      if (as.turn != light_turns && !turn_reported) {
-        turn_reported = true;
+      if (as.turn != light_turns) {
         at_action(codes::kTurnNumber, absl::StrCat("light's turn ", light_turns, " is numbered ", as.turn,
                                               "; expected \"", light_turns, ".\""), i);
+        // A turn line left out (or numbered wrong): what follows is
+        // judged against the wrong turns, so it is not reported too.
+        return out;
       }
     }
     if (i >= judged) break;
