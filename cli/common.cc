@@ -215,7 +215,7 @@ bool WriteOutputFile(const std::string& command, const std::string& path, absl::
 std::string TerminalText(absl::string_view text, bool keep_newlines) {
   const auto is_control = [&](unsigned char c) { return (c < 0x20 && !(keep_newlines && c == '\n')) || c == 0x7f; };
   bool clean = true;
-  for (char c : text) clean = clean && !is_control(c) && static_cast<unsigned char>(c) < 0x80;
+  for (char c : text) clean = clean && !is_control(c) && static_cast<unsigned char>(c) < 0x80 && c != '\\';
   if (clean) return std::string(text);
   std::string out;
   out.reserve(text.size() + 16);
@@ -229,6 +229,11 @@ std::string TerminalText(absl::string_view text, bool keep_newlines) {
       ++i;
     } else if (n == 1 && is_control(c)) {
       absl::StrAppendFormat(&out, "\\x%02x", c);
+      ++i;
+    } else if (c == '\\') {
+      // Doubled, so that an escape written here is never mistaken for the
+      // same characters in the text ("\x1b" as typed prints as \\x1b).
+      out += "\\\\";
       ++i;
     } else if (n == 2 && c == 0xc2 && static_cast<unsigned char>(text[i + 1]) <= 0x9f) {
       absl::StrAppendFormat(&out, "\\u%04x", static_cast<unsigned char>(text[i + 1]));

@@ -78,6 +78,8 @@ bool WriteOutputFile(const std::string& command, const std::string& path, absl::
 // control bytes (0x00-0x1f, 0x7f, and C1 controls, 0x80-0x9f as raw bytes
 // or U+0080-U+009F in UTF-8) are written as visible escapes (\x1b,
 // \u009b), so no record can move the cursor, retitle or clear the screen.
+// A backslash is written as two (\\), so that an escape made here can be
+// told from the same characters typed in the text.
 // With `keep_newlines`, '\n' stays (output of several lines).
 std::string TerminalText(absl::string_view text, bool keep_newlines = false);
 
