@@ -72,6 +72,27 @@ check "TSN: a 20-digit square" 1 \
 check "TSN: a 23-digit throw" 1 \
   'number-throw\.tsn:4:6: error\[tsn-syntax\]: the throw 99999999999999999999999 is more than any dice give' -- \
   "$SCRIBE" validate "$H/number-throw.tsn"
+check "RGN: a 20-digit turn number" 1 \
+  'number-turn\.rgn:3:1: error\[rgn-syntax\]: the turn number 99999999999999999999 is too large' -- \
+  "$SCRIBE" validate --ruleset finkel "$H/number-turn.rgn"
+check "RGN: a 20-digit throw" 1 \
+  'number-throw\.rgn:3:4: error\[rgn-syntax\]: the throw 99999999999999999999 is more than any dice give' -- \
+  "$SCRIBE" validate --ruleset finkel "$H/number-throw.rgn"
+check "RGN: a tile with 11 digits" 1 'number-tile\.rgn:3:6: error\[rgn-move\]: "A99999999999" is not a tile' -- \
+  "$SCRIBE" validate --ruleset finkel "$H/number-tile.rgn"
+check "JSON: a throw in an exponent" 1 'actions\[0\]\.roll: 1e23 is out of range' -- \
+  "$SCRIBE" validate "$H/number-roll.json"
+check "JSON: a 20-digit square" 1 'actions\[0\]\.to: 99999999999999999999 is out of range' -- \
+  "$SCRIBE" validate "$H/number-square.json"
+# 2^64 - 1 is not read as -1.
+check "JSON: 2^64 - 1" 1 'actions\[0\]\.roll: 18446744073709551615 is out of range' -- \
+  "$SCRIBE" validate "$H/number-uint64.json"
+check "RoyalUr JSON: a throw in an exponent" 1 \
+  'royalur-number-roll\.json:1:503: error\[royalur-json\]: "states\[1\]\.roll\.value" must be an integer, found number 1e23' -- \
+  "$SCRIBE" validate "$H/royalur-number-roll.json"
+check "RoyalUr JSON: 2^64 - 1 is not the piece -1" 1 \
+  'royalur-number-dest\.json:1:521: error\[royalur-json\]: states\[1\]\.move\.dest must be a piece .*found number 18446744073709551615' -- \
+  "$SCRIBE" validate "$H/royalur-number-dest.json"
 check "position string: a 20-digit count" 1 \
   'light.s waiting count "99999999999999999999" is not a number from 0 to 15' -- \
   "$SCRIBE" validate "$H/number-position.json"
