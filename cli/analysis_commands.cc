@@ -274,7 +274,8 @@ void AddAnalysisCommands(CLI::App& app, CommandRegistry& registry) {
   match->add_option("--light", m.light, "light's bot: perfect, search:N, heuristic or random")->required();
   match->add_option("--dark", m.dark, "dark's bot: perfect, search:N, heuristic or random")->required();
   match->add_option("--games", m.games, "games to play")->required()->check(CLI::Range(1, 100000000));
-  match->add_option("--seed", m.seed, "random seed (same seed, same match)");
+  match->add_option("--seed", m.seed, "random seed (same seed, same match)")
+      ->check(SeedNumber());
   match->add_option("--table", m.table, "the solved table the perfect bot plays by");
   match->add_option("--format", m.format, "text or json")->check(CLI::IsMember({"text", "json"}));
 }

@@ -1,5 +1,7 @@
 #include "cli/command.h"
 
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
 #include "cli/common.h"
 
 namespace scribe {
@@ -26,6 +28,18 @@ int CommandRegistry::Run() const {
     return CheckStandardOutput(command.name) ? code : kExitUsage;
   }
   return kExitUsage;
+}
+
+CLI::Validator SeedNumber() {
+  return CLI::Validator(
+      [](std::string& value) -> std::string {
+        uint64_t seed;
+        const bool digits = !value.empty() && value.find_first_not_of("0123456789") == std::string::npos;
+        if (digits && absl::SimpleAtoi(value, &seed)) return "";
+        return absl::StrCat("\"", TerminalText(value), "\" is not a seed (a whole number from 0 to ",
+                            UINT64_MAX, ")");
+      },
+      "SEED");
 }
 
 }  // namespace scribe

@@ -60,6 +60,11 @@ class CommandRegistry {
   std::vector<Entry> commands_;
 };
 
+// The check of a --seed: a whole number from 0 to 2^64 - 1 written in
+// decimal digits alone; "-1" (which would wrap to 2^64 - 1) and seeds past
+// 2^64 - 1 (which would be cut short) are refused, naming the value.
+CLI::Validator SeedNumber();
+
 }  // namespace scribe
 
 #endif  // SCRIBE_CLI_COMMAND_H_

@@ -260,6 +260,9 @@ bool CheckStandardOutput(const std::string& command) {
   std::cout.flush();
   if (std::cout.good()) return true;
   const int error = checked_stdout != nullptr && checked_stdout->error() != 0 ? checked_stdout->error() : EIO;
+  // The reader closed the pipe (`scribe replay big | head`) while SIGPIPE
+  // is ignored: it wanted no more, and is not told so.
+  if (error == EPIPE) return false;
   std::cerr << "scribe: " << command << ": cannot write standard output: " << std::strerror(error) << "\n";
   return false;
 }
@@ -280,7 +283,7 @@ bool WriteOutputFile(const std::string& command, const std::string& path, absl::
 std::string TerminalText(absl::string_view text, bool keep_newlines) {
   const auto is_control = [&](unsigned char c) { return (c < 0x20 && !(keep_newlines && c == '\n')) || c == 0x7f; };
   bool clean = true;
-  for (char c : text) clean = clean && !is_control(c) && static_cast<unsigned char>(c) < 0x80;
+  for (char c : text) clean = clean && !is_control(c) && static_cast<unsigned char>(c) < 0x80 && c != '\\';
   if (clean) return std::string(text);
   std::string out;
   out.reserve(text.size() + 16);
@@ -294,6 +297,11 @@ std::string TerminalText(absl::string_view text, bool keep_newlines) {
       ++i;
     } else if (n == 1 && is_control(c)) {
       absl::StrAppendFormat(&out, "\\x%02x", c);
+      ++i;
+    } else if (c == '\\') {
+      // Doubled, so that an escape written here is never mistaken for the
+      // same characters in the text ("\x1b" as typed prints as \\x1b).
+      out += "\\\\";
       ++i;
     } else if (n == 2 && c == 0xc2 && static_cast<unsigned char>(text[i + 1]) <= 0x9f) {
       absl::StrAppendFormat(&out, "\\u%04x", static_cast<unsigned char>(text[i + 1]));
@@ -311,9 +319,14 @@ Format InputFormat(const std::string& from, const std::string& path, absl::strin
   return DetectFormat(path, text);
 }
 
-// --ruleset: a ruleset file when such a file exists, else a reference.
+// --ruleset: a ruleset file when such a file exists, else a reference. A
+// reference that can only be a path (a '/' or a '.' outside overrides: no
+// preset's id has either) is a file, and when it cannot be read that is
+// what is said, not "unknown ruleset".
 absl::StatusOr<std::shared_ptr<const Rules>> CliRuleset(const std::string& ref) {
-  if (ref.find('(') == std::string::npos && IsReadableFile(ref)) {
+  const bool no_overrides = ref.find('(') == std::string::npos;
+  const bool path_like = no_overrides && ref.find_first_of("/.") != std::string::npos;
+  if (no_overrides && (path_like || IsReadableFile(ref))) {
     std::string text, error;
     if (!ReadFile(ref, &text, &error)) return absl::InvalidArgumentError(error);
     auto rules = LoadRulesetText(text);

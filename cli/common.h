@@ -72,9 +72,12 @@ class CheckedStandardOutput {
 };
 
 // Flushes standard output and checks that everything written to it got
-// there; when it did not (a full disk, /dev/full, a closed pipe), prints
-// "scribe: <command>: cannot write standard output: <why>" and returns
-// false. The registry calls it after every command.
+// there; when it did not (a full disk, /dev/full), prints "scribe:
+// <command>: cannot write standard output: <why>" and returns false. A
+// closed pipe (EPIPE, when SIGPIPE is ignored; else SIGPIPE ends the
+// process) returns false without a message: the reader stopped reading on
+// purpose. Commands stop writing once std::cout has failed. The registry
+// calls it after every command.
 bool CheckStandardOutput(const std::string& command);
 
 // Writes `contents` to the file `path` and closes it; when that fails,
@@ -86,6 +89,8 @@ bool WriteOutputFile(const std::string& command, const std::string& path, absl::
 // control bytes (0x00-0x1f, 0x7f, and C1 controls, 0x80-0x9f as raw bytes
 // or U+0080-U+009F in UTF-8) are written as visible escapes (\x1b,
 // \u009b), so no record can move the cursor, retitle or clear the screen.
+// A backslash is written as two (\\), so that an escape made here can be
+// told from the same characters typed in the text.
 // With `keep_newlines`, '\n' stays (output of several lines).
 std::string TerminalText(absl::string_view text, bool keep_newlines = false);
 

@@ -2,9 +2,16 @@
 //
 // A thin shell: it parses flags, reads files, calls the libraries and prints.
 // Exit codes: 0 success (every record valid), 1 a record is not a legal game
-// (or not a record at all), 2 a usage error or a file that cannot be read.
+// (or not a record at all), 2 a usage error, a file that cannot be read or
+// written, or out of memory.
 // Each group of commands lives in its own file; cli/command.h says how a
 // command is declared.
+#include <unistd.h>
+
+#include <cstring>
+#include <exception>
+#include <new>
+
 #include "CLI/CLI.hpp"
 #include "cli/analysis_commands.h"
 #include "cli/command.h"
@@ -48,4 +55,34 @@ int Main(int argc, char** argv) {
 }  // namespace
 }  // namespace scribe
 
-int main(int argc, char** argv) { return scribe::Main(argc, argv); }
+namespace {
+
+// A message on standard error that needs no memory (after running out).
+void Say(const char* text) {
+  for (size_t n = std::strlen(text); n > 0;) {
+    const ssize_t k = ::write(STDERR_FILENO, text, n);
+    if (k <= 0) return;
+    text += k;
+    n -= static_cast<size_t>(k);
+  }
+}
+
+}  // namespace
+
+// No exception leaves main: running out of memory (an input too large for
+// the address space allowed) is a message and exit 2, as is any other
+// exception (a bug: it is named).
+int main(int argc, char** argv) {
+  try {
+    return scribe::Main(argc, argv);
+  } catch (const std::bad_alloc&) {
+    Say("scribe: out of memory (the input is too large for the memory allowed)\n");
+  } catch (const std::exception& e) {
+    Say("scribe: internal error: ");
+    Say(e.what());
+    Say("\n");
+  } catch (...) {
+    Say("scribe: internal error: an unknown exception\n");
+  }
+  return scribe::kExitUsage;
+}

@@ -2,6 +2,7 @@
 
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,8 @@ int CmdValidate(const ValidateOptions& o) {
   bool all_valid = true;
   Progress progress(files.size());
   for (const PathEntry& entry : files) {
+    // A reader that has gone away (a closed pipe) is not written to again.
+    if (!std::cout) break;
     const std::string& path = entry.path;
     std::string text, error = entry.error;
     progress.Step();
@@ -109,36 +112,33 @@ int CmdReplay(const ReplayOptions& o) {
   if (!io.ok()) return RulesetError(io.status());
   std::string text;
   if (!ReadRecordFile(o.file, &text)) return kExitUsage;
+  // The replay is made step by step as it is printed (ReplaySteps), never
+  // held whole.
   JudgeOptions judge;
-  judge.referee.build_replay = true;
+  judge.referee.build_replay = false;
   judge.referee.keep_positions = o.board || !o.svg.empty();
   const JudgedFile file = JudgeFile(o.file, text, InputFormat(o.from, o.file, text), *io, judge);
+  // The findings as validate prints them, at their line and column (a file
+  // that holds no record is not a replay of nothing: `no-records`).
   int exit_code = kExitOk;
-  for (const v1::Finding& finding : file.read_findings) {
-    std::cerr << FindingToText(o.file, finding) << "\n";
-    exit_code = kExitInvalid;
-  }
-  // A file that holds no record is not a replay of nothing: said as
-  // validate says it.
   for (const v1::Finding& finding : file.report.findings()) {
-    if (finding.code() != codes::kNoRecords) continue;
     std::cerr << FindingToText(o.file, finding) << "\n";
     exit_code = kExitInvalid;
   }
-  std::vector<std::string> json;
+  size_t replayed = 0;  // records the rules could replay
+  for (const JudgedRecord& judged : file.records) replayed += judged.verdict.rules != nullptr;
+  JsonList json(o.format == "json" ? replayed : 0);
   bool svg_written = false, svg_failed = false;
   for (const JudgedRecord& judged : file.records) {
     const RefereeResult& result = judged.verdict;
-    if (result.rules == nullptr) {
-      for (const v1::Finding& finding : result.findings) std::cerr << FindingToText(o.file, finding) << "\n";
-      exit_code = kExitInvalid;
-      continue;
-    }
-    if (o.format == "json") json.push_back(MessageToJson(result.replay));
-    else PrintReplayText(result, judged.record, o.board);
-    for (const v1::Finding& finding : result.findings) {
-      std::cerr << FindingToText(o.file, finding) << "\n";
-      exit_code = kExitInvalid;
+    if (result.rules == nullptr) continue;
+    // A reader that has gone away (a closed pipe) is not written to again.
+    if (!std::cout) break;
+    if (o.format == "json") {
+      json.Next();
+      PrintReplayJson(result, judged.record);
+    } else {
+      PrintReplayText(result, judged.record, o.board);
     }
     // --svg draws the first record the rules could replay.
     if (!o.svg.empty() && !svg_written) {
@@ -146,7 +146,7 @@ int CmdReplay(const ReplayOptions& o) {
       svg_failed = !WriteSvg(result, judged.record, o.at, o.svg);
     }
   }
-  if (o.format == "json") PrintJsonList(json);
+  if (o.format == "json") json.Finish();
   if (svg_failed) return kExitUsage;
   if (!o.svg.empty() && !svg_written) {
     std::cerr << "scribe: replay: no record to draw; " << o.svg << " not written\n";
@@ -185,6 +185,22 @@ absl::StatusOr<std::unique_ptr<Evaluator>> AnnotateEvaluator(const AnnotateOptio
   return std::unique_ptr<Evaluator>(std::make_unique<SearchEvaluator>(std::move(rules), o.depth));
 }
 
+// The exit code of an annotation that failed (a table of other rules is a
+// usage error).
+int AnnotateError(const absl::Status& s) {
+  std::cerr << "scribe: annotate: " << TerminalText(s.message()) << "\n";
+  return s.code() == absl::StatusCode::kFailedPrecondition ? kExitUsage : kExitInvalid;
+}
+
+// A record's whole annotation, with winning chances when `evaluator` is set.
+absl::StatusOr<AnnotatedRecord> WholeAnnotation(const JudgedRecord& judged, const Evaluator* evaluator) {
+  auto annotated = AnnotateRecord(judged);
+  if (annotated.ok() && evaluator != nullptr) {
+    if (absl::Status s = AddWinningChances(judged.record, *evaluator, &*annotated); !s.ok()) return s;
+  }
+  return annotated;
+}
+
 int CmdAnnotate(const AnnotateOptions& o) {
   if (!o.graph.empty() && !o.wants_chances()) {
     std::cerr << "scribe: annotate: --graph needs winning chances: --table FILE or --depth N\n";
@@ -203,47 +219,55 @@ int CmdAnnotate(const AnnotateOptions& o) {
     std::cerr << "scribe: annotate: " << o.file << " is not a legal record; nothing written\n";
     return kExitInvalid;
   }
-  std::vector<JudgedRecord> annotated_records;
-  std::vector<std::string> json;
-  std::unique_ptr<Evaluator> evaluator;
-  for (JudgedRecord& judged : file.records) {
-    const v1::GameRecord& record = judged.record;
-    auto annotated = AnnotateRecord(judged);
-    if (!annotated.ok()) {
-      std::cerr << "scribe: annotate: " << TerminalText(annotated.status().message()) << "\n";
-      return kExitInvalid;
-    }
-    if (o.wants_chances()) {
-      // One evaluator for the records of a file that share their rules.
-      if (evaluator == nullptr || evaluator->rules().digest != annotated->rules->digest) {
-        auto made = AnnotateEvaluator(o, annotated->rules);
-        if (!made.ok()) {
-          std::cerr << "scribe: annotate: " << TerminalText(made.status().message()) << "\n";
-          return kExitUsage;
-        }
-        evaluator = std::move(*made);
-      }
-      if (absl::Status s = AddWinningChances(record, *evaluator, &*annotated); !s.ok()) {
-        std::cerr << "scribe: annotate: " << TerminalText(s.message()) << "\n";
-        return s.code() == absl::StatusCode::kFailedPrecondition ? kExitUsage : kExitInvalid;
-      }
-      // --graph draws the first record.
-      if (!o.graph.empty() && &judged == &file.records.front() &&
-          !WriteChanceGraph(*annotated, record, o.graph)) {
+  // One evaluator for the records of a file that share their rules, all
+  // made before anything is written.
+  std::vector<std::unique_ptr<Evaluator>> evaluators;
+  std::vector<const Evaluator*> evaluator_of(file.records.size(), nullptr);
+  for (size_t k = 0; k < file.records.size() && o.wants_chances(); ++k) {
+    const std::shared_ptr<const Rules>& rules = file.records[k].verdict.rules;
+    if (evaluators.empty() || evaluators.back()->rules().digest != rules->digest) {
+      auto made = AnnotateEvaluator(o, rules);
+      if (!made.ok()) {
+        std::cerr << "scribe: annotate: " << TerminalText(made.status().message()) << "\n";
         return kExitUsage;
       }
+      evaluators.push_back(std::move(*made));
     }
-    if (o.format == "json") {
-      json.push_back(MessageToJson(AnnotationToProto(*annotated, record.ruleset())));
-    } else {
-      // The annotations change comments only: the verdict stands.
-      const SquareStyle style = o.tiles ? SquareStyle::kTiles : SquareStyle::kPathNumbers;
-      annotated_records.push_back({WithAnnotations(record, *annotated, style), std::move(judged.verdict), judged.index});
-    }
+    evaluator_of[k] = evaluators.back().get();
+  }
+  // --graph draws the first record, from its whole annotation.
+  std::optional<AnnotatedRecord> first;
+  if (!o.graph.empty() && !file.records.empty()) {
+    auto annotated = WholeAnnotation(file.records.front(), evaluator_of.front());
+    if (!annotated.ok()) return AnnotateError(annotated.status());
+    if (!WriteChanceGraph(*annotated, file.records.front().record, o.graph)) return kExitUsage;
+    first = std::move(*annotated);
   }
   if (o.format == "json") {
-    PrintJsonList(json);
+    // Each annotation is written as it is made, never held whole (but
+    // the one --graph drew).
+    JsonList json(file.records.size());
+    for (size_t k = 0; k < file.records.size() && std::cout; ++k) {
+      json.Next();
+      if (k == 0 && first) {
+        std::cout << MessageToJson(AnnotationToProto(*first, file.records[k].record.ruleset()));
+      } else if (absl::Status s = PrintAnnotationJson(file.records[k], evaluator_of[k]); !s.ok()) {
+        return AnnotateError(s);
+      }
+    }
+    json.Finish();
     return kExitOk;
+  }
+  std::vector<JudgedRecord> annotated_records;
+  for (size_t k = 0; k < file.records.size(); ++k) {
+    JudgedRecord& judged = file.records[k];
+    absl::StatusOr<AnnotatedRecord> annotated =
+        k == 0 && first ? absl::StatusOr<AnnotatedRecord>(std::move(*first)) : WholeAnnotation(judged, evaluator_of[k]);
+    if (!annotated.ok()) return AnnotateError(annotated.status());
+    // The annotations change comments only: the verdict stands.
+    const SquareStyle style = o.tiles ? SquareStyle::kTiles : SquareStyle::kPathNumbers;
+    annotated_records.push_back(
+        {WithAnnotations(judged.record, *annotated, style), std::move(judged.verdict), judged.index});
   }
   auto out = WriteRecords(Format::kTsn, annotated_records, *io);
   if (!out.ok()) {

@@ -12,6 +12,8 @@
 #include "absl/strings/str_join.h"
 #include "cli/common.h"
 #include "engine/position.h"
+#include "records/json_record.h"
+#include "review/annotation_text.h"
 #include "review/render.h"
 
 namespace scribe {
@@ -84,9 +86,35 @@ std::string FindingToText(const std::string& file, const v1::Finding& f) {
                                    context.empty() ? "" : absl::StrCat(" (", context, ")")));
 }
 
-void PrintJsonList(const std::vector<std::string>& json) {
-  if (json.size() == 1) std::cout << json[0] << "\n";
-  else std::cout << "[" << absl::StrJoin(json, ",\n") << "]\n";
+void JsonList::Next() {
+  if (count_ != 1) std::cout << (printed_ == 0 ? "[" : ",\n");
+  ++printed_;
+}
+
+void JsonList::Finish() {
+  if (count_ != 1) std::cout << (printed_ == 0 ? "[" : "") << "]";
+  std::cout << "\n";
+}
+
+void PrintReplayJson(const RefereeResult& verdict, const v1::GameRecord& record) {
+  // The verdict's replay holds the fields around the steps.
+  JsonMessageStream json(std::cout, v1::Replay::descriptor()->FindFieldByName("actions"));
+  json.Begin(verdict.replay);
+  ReplaySteps steps(record, verdict);
+  v1::ReplayStep step;
+  while (std::cout && steps.Next(&step)) json.Add(step);
+  json.End(verdict.replay);
+}
+
+absl::Status PrintAnnotationJson(const JudgedRecord& judged, const Evaluator* evaluator) {
+  auto steps = AnnotationSteps::Start(judged, evaluator);
+  if (!steps.ok()) return steps.status();
+  JsonMessageStream json(std::cout, v1::Annotation::descriptor()->FindFieldByName("actions"));
+  json.Begin((*steps)->Head());
+  v1::AnnotatedAction action;
+  while (std::cout && (*steps)->Next(&action)) json.Add(action);
+  json.End((*steps)->Tail());
+  return absl::OkStatus();
 }
 
 namespace {
@@ -111,7 +139,10 @@ void PrintReplayText(const RefereeResult& result, const v1::GameRecord& record, 
   for (const auto& [key, value] : tags) std::cout << "  " << TerminalText(key) << ": " << TerminalText(value) << "\n";
   std::cout << SideName(result.replay.first_player() == v1::DARK ? kDark : kLight) << " moves first\n";
   if (!positions.empty()) std::cout << TextBoard(rules, positions[0]);
-  for (const v1::ReplayStep& step : result.replay.actions()) {
+  ReplaySteps steps(record, result);
+  // Made step by step, as printed; a reader that has gone away (a closed
+  // pipe) stops it.
+  for (v1::ReplayStep step; std::cout && steps.Next(&step);) {
     const Side side = step.player() == v1::DARK ? kDark : kLight;
     std::string line = absl::StrFormat("%4d  %-5s throws %d: ", step.index(), SideName(side), step.roll());
     if (!step.has_move()) {

@@ -9,7 +9,10 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/status.h"
+#include "engine/evaluator.h"
 #include "engine/rules.h"
+#include "records/judged.h"
 #include "review/annotate.h"
 #include "records/referee.h"
 #include "scribe/v1/record.pb.h"
@@ -43,8 +46,28 @@ class Progress {
 // "file:line:column: error[code]: message (record R, action A)".
 std::string FindingToText(const std::string& file, const v1::Finding& f);
 
-// Prints JSON texts, one as it is, more than one as an array.
-void PrintJsonList(const std::vector<std::string>& json);
+// JSON texts printed one after another as they are made: one as it is,
+// none or more than one as an array ("[", ",\n" between, "]"). Next()
+// before each text, Finish() after the last.
+class JsonList {
+ public:
+  explicit JsonList(size_t count) : count_(count) {}
+  void Next();
+  void Finish();
+
+ private:
+  size_t count_, printed_ = 0;
+};
+
+// The replay of a judged record as JSON (scribe.v1.Replay), written step by
+// step as it is made (ReplaySteps, JsonMessageStream), without a newline.
+void PrintReplayJson(const RefereeResult& verdict, const v1::GameRecord& record);
+
+// The annotation of a judged legal record as JSON (scribe.v1.Annotation),
+// with winning chances when `evaluator` is set, written action by action
+// (AnnotationSteps), without a newline. Fails, writing nothing, as
+// AnnotationSteps::Start does.
+absl::Status PrintAnnotationJson(const JudgedRecord& judged, const Evaluator* evaluator);
 
 // The text of `scribe replay`. With `board` (the verdict judged with
 // keep_positions), the text board of the start and of the position after

@@ -53,6 +53,11 @@ int CmdPlay(const PlayOptions& o) {
   auto loaded = CliRuleset(o.ruleset);
   if (!loaded.ok()) return RulesetError(loaded.status());
   const Rules& rules = **loaded;
+  if (o.seed > UINT64_MAX - static_cast<uint64_t>(o.games - 1)) {
+    std::cerr << "scribe: play: --seed " << o.seed << " with --games " << o.games << " goes past the last seed, "
+              << UINT64_MAX << "\n";
+    return kExitUsage;
+  }
   if (o.games > 1) std::cout << "[\n";
   for (int g = 0; g < o.games; ++g) {
     const uint64_t seed = o.seed + static_cast<uint64_t>(g);
@@ -92,7 +97,8 @@ void AddRulesetCommands(CLI::App& app, CommandRegistry& registry) {
 
   auto [play, p] = registry.Add(app, "play", "Play a random legal game; print it as a JSON record", CmdPlay);
   play->add_option("--ruleset", p.ruleset, "ruleset reference or file")->required();
-  play->add_option("--seed", p.seed, "random seed (same seed, same game)");
+  play->add_option("--seed", p.seed, "random seed (same seed, same game)")
+      ->check(SeedNumber());
   play->add_option("--games", p.games, "this many games (seeds seed, seed+1, ...) as a JSON array")
       ->check(CLI::Range(1, 1000000));
 }

@@ -193,7 +193,7 @@ std::vector<v1::Finding> FormFindings(Format format, absl::string_view text, con
 // referee's finding at or after its action: the referee's is the cascade.
 bool IsTurnStructure(const v1::Finding& f) {
   return f.code() == codes::kWrongSide || f.code() == codes::kTurnPassed || f.code() == codes::kMissingExtraThrow ||
-         f.code() == codes::kTurnSplit;
+         f.code() == codes::kTurnSplit || f.code() == codes::kTurnNumber;
 }
 
 // The findings of one judged record, located and ordered, the root cause
@@ -210,8 +210,13 @@ std::vector<v1::Finding> RecordFindings(Format format, absl::string_view text, c
     if (source != nullptr) {
       const bool on_action = f.has_action_index() && f.action_index() < static_cast<int>(source->actions.size());
       if (on_action || !f.has_action_index()) {
+        // A wrong digest is where the digest was written, when it was.
+        const bool at_digest = f.code() == codes::kRulesetDigestMismatch && source->has_digest;
         int line, column;
-        (*lines)->Locate(on_action ? source->actions[f.action_index()].offset : source->offset, &line, &column);
+        (*lines)->Locate(on_action   ? source->actions[f.action_index()].offset
+                         : at_digest ? source->digest_offset
+                                     : source->offset,
+                         &line, &column);
         f.set_line(line);
         f.set_column(column);
       }

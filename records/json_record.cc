@@ -3,12 +3,16 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <climits>
+#include <cstring>
 #include <algorithm>
 #include <map>
+#include <memory>
 #include <optional>
 #include <utility>
 #include <vector>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "google/protobuf/util/json_util.h"
@@ -38,19 +42,62 @@ bool JsonToMessage(const nlohmann::json& value, pb::Message* out, const std::str
 
 std::string Where(const std::string& path) { return path.empty() ? "the record" : path; }
 
+// The numbers of the text being read that the tree cannot give back as
+// written (a fraction, an exponent, more digits than an int64 holds), by
+// their value: messages quote them as written (1e23, not 1e+23). Set while
+// ParseJsonRecordsGeneral reads.
+thread_local const std::map<double, std::string>* written_numbers = nullptr;
+
+std::map<double, std::string> WrittenNumbers(absl::string_view text) {
+  std::map<double, std::string> out;
+  for (size_t i = 0; i < text.size();) {
+    const char c = text[i];
+    if (c == '"') {
+      for (++i; i < text.size() && text[i] != '"'; ++i) i += text[i] == '\\' ? 1 : 0;
+      ++i;
+      continue;
+    }
+    if (c != '-' && !absl::ascii_isdigit(static_cast<unsigned char>(c))) {
+      ++i;
+      continue;
+    }
+    const size_t start = i;
+    while (i < text.size() && (absl::ascii_isdigit(static_cast<unsigned char>(text[i])) ||
+                               std::strchr("+-.eE", text[i]) != nullptr)) {
+      ++i;
+    }
+    const absl::string_view token = text.substr(start, i - start);
+    if (token.find_first_of(".eE") == absl::string_view::npos && token.size() <= 18) continue;
+    double d;
+    if (absl::SimpleAtod(token, &d)) out.emplace(d, std::string(token));
+  }
+  return out;
+}
+
+// A number of the tree as it was written, when it is one of those.
+std::string AsWritten(double d) {
+  if (written_numbers != nullptr) {
+    if (auto it = written_numbers->find(d); it != written_numbers->end()) return it->second;
+  }
+  return absl::StrCat(d);
+}
+
 bool JsonToInt32(const nlohmann::json& v, const std::string& path, int32_t* out, std::string* error) {
   int64_t n = 0;
-  if (v.is_number_integer()) {
+  if (v.is_number_unsigned() && v.get<uint64_t>() > static_cast<uint64_t>(INT64_MAX)) {
+    *error = absl::StrCat(path, ": ", v.get<uint64_t>(), " is out of range");
+    return false;
+  } else if (v.is_number_integer()) {
     n = v.get<int64_t>();
   } else if (v.is_number_float()) {
     const double d = v.get<double>();
     // Range first: casting a double outside int64 is undefined.
     if (!(d >= -2147483648.0 && d <= 2147483647.0)) {
-      *error = absl::StrCat(path, ": ", d, " is out of range");
+      *error = absl::StrCat(path, ": ", AsWritten(d), " is out of range");
       return false;
     }
     if (d != static_cast<double>(static_cast<int64_t>(d))) {
-      *error = absl::StrCat(path, ": expected an integer, found ", d);
+      *error = absl::StrCat(path, ": expected an integer, found ", AsWritten(d));
       return false;
     }
     n = static_cast<int64_t>(d);
@@ -556,6 +603,12 @@ ParsedRecords ParseJsonRecordsGeneral(absl::string_view text) {
     out.entries = 1;
     return out;
   }
+  // Numbers as written, for the messages of this read.
+  const std::map<double, std::string> numbers = WrittenNumbers(text);
+  written_numbers = &numbers;
+  struct Reset {
+    ~Reset() { written_numbers = nullptr; }
+  } reset;
   nlohmann::json doc;
   try {
     doc = nlohmann::json::parse(text.begin(), text.end());
@@ -653,5 +706,73 @@ std::string MessageToJson(const google::protobuf::Message& message, bool pretty)
 }
 
 std::string WriteJsonRecord(const v1::GameRecord& record) { return MessageToJson(record); }
+
+JsonMessageStream::JsonMessageStream(std::ostream& out, const google::protobuf::FieldDescriptor* field)
+    : out_(out), field_(field) {}
+
+void JsonMessageStream::Fields(const google::protobuf::Message& message, bool below) {
+  const google::protobuf::Reflection* reflection = message.GetReflection();
+  std::vector<const google::protobuf::FieldDescriptor*> fields;
+  reflection->ListFields(message, &fields);  // by field number, as protobuf prints them
+  for (const google::protobuf::FieldDescriptor* f : fields) {
+    if (f == field_ || (f->number() < field_->number()) != below) continue;
+    // The field alone, printed as in the whole message: "key":value.
+    std::unique_ptr<google::protobuf::Message> alone(message.New());
+    alone->CopyFrom(message);
+    for (const google::protobuf::FieldDescriptor* other : fields) {
+      if (other != f) alone->GetReflection()->ClearField(alone.get(), other);
+    }
+    const std::string json = MessageToJson(*alone);
+    if (!out_) return;
+    if (any_field_) out_ << ',';
+    out_.write(json.data() + 1, static_cast<std::streamsize>(json.size() - 2));
+    any_field_ = true;
+  }
+}
+
+void JsonMessageStream::Begin(const google::protobuf::Message& head) {
+  out_ << '{';
+  Fields(head, /*below=*/true);
+}
+
+void JsonMessageStream::Add(const google::protobuf::Message& element) {
+  if (!out_) return;
+  // Elements are printed in batches: one message of the parent's type that
+  // holds only them, printed as "{"name":[e1,e2,...]}".
+  if (batch_ == nullptr) batch_.reset(NewBatch());
+  batch_->GetReflection()->AddMessage(batch_.get(), field_)->CopyFrom(element);
+  if (++batched_ == kBatch) Flush();
+}
+
+google::protobuf::Message* JsonMessageStream::NewBatch() const {
+  return google::protobuf::MessageFactory::generated_factory()
+      ->GetPrototype(field_->containing_type())
+      ->New();
+}
+
+void JsonMessageStream::Flush() {
+  if (batched_ == 0) return;
+  const std::string json = MessageToJson(*batch_);
+  batch_->Clear();
+  batched_ = 0;
+  if (!out_) return;
+  // "{"name":[" and "]}" off: the elements, comma-separated.
+  const size_t open = field_->name().size() + 5;
+  if (!any_element_) {
+    if (any_field_) out_ << ',';
+    out_.write(json.data() + 1, static_cast<std::streamsize>(open - 1));
+    any_field_ = any_element_ = true;
+  } else {
+    out_ << ',';
+  }
+  out_.write(json.data() + open, static_cast<std::streamsize>(json.size() - open - 2));
+}
+
+void JsonMessageStream::End(const google::protobuf::Message& tail) {
+  Flush();
+  if (any_element_) out_ << ']';
+  Fields(tail, /*below=*/false);
+  out_ << '}';
+}
 
 }  // namespace scribe

@@ -4,6 +4,8 @@
 #ifndef SCRIBE_RECORDS_JSON_RECORD_H_
 #define SCRIBE_RECORDS_JSON_RECORD_H_
 
+#include <memory>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -34,6 +36,34 @@ std::string WriteJsonRecord(const v1::GameRecord& record);
 // Any message of ours as JSON with proto field names; every present field
 // is written, even when it is 0.
 std::string MessageToJson(const google::protobuf::Message& message, bool pretty = false);
+
+// One message written as MessageToJson prints it, byte for byte, with one
+// repeated message field written element by element as they are made: a
+// message too large to hold whole (the replay of a million actions) is
+// never built, nor its text. Begin(head) writes "{" and the fields of
+// `head` numbered below the streamed field; Add(element) each element; End
+// (tail) the fields of `tail` numbered above it and "}". Nothing is written
+// once `out` has failed (a closed pipe).
+class JsonMessageStream {
+ public:
+  JsonMessageStream(std::ostream& out, const google::protobuf::FieldDescriptor* field);
+  void Begin(const google::protobuf::Message& head);
+  void Add(const google::protobuf::Message& element);
+  void End(const google::protobuf::Message& tail);
+
+ private:
+  // The fields of `message` numbered below (or above) the streamed field.
+  void Fields(const google::protobuf::Message& message, bool below);
+  google::protobuf::Message* NewBatch() const;
+  void Flush();
+  static constexpr int kBatch = 1024;  // elements printed at once
+  std::ostream& out_;
+  const google::protobuf::FieldDescriptor* field_;
+  bool any_field_ = false;
+  bool any_element_ = false;
+  std::unique_ptr<google::protobuf::Message> batch_;
+  int batched_ = 0;
+};
 
 }  // namespace scribe
 

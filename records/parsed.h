@@ -37,6 +37,10 @@ struct RecordSource {
   uint32_t offset = 0;  // where the record starts
   uint32_t result_offset = 0;
   bool has_result = false;
+  // Where the ruleset digest was written (TSN's Digest tag), for a finding
+  // that it is wrong.
+  uint32_t digest_offset = 0;
+  bool has_digest = false;
   std::vector<ActionSource> actions;
 };
 

@@ -92,6 +92,57 @@ std::vector<Position> RecordPositions(const Rules& rules, const v1::GameRecord& 
   return out;
 }
 
+namespace {
+
+// A replay step's start: the action, who threw, the throw and its legal
+// moves (listed in `legal`).
+void StartStep(const Rules& r, const Position& pos, int index, int roll, MoveList* legal, v1::ReplayStep* step) {
+  LegalMoves(r, pos, roll, legal);
+  step->set_index(index);
+  step->set_player(ToPlayer(pos.to_move));
+  step->set_roll(roll);
+  for (const Move& m : *legal) {
+    v1::Move* lm = step->add_legal();
+    lm->set_from(m.from);
+    lm->set_to(m.to);
+  }
+}
+
+// What the move of a step did.
+void MoveOfStep(const Move& m, const MoveResult& mr, v1::ReplayStep* step) {
+  v1::Move* mv = step->mutable_move();
+  mv->set_from(m.from);
+  mv->set_to(m.to);
+  step->set_captured(mr.captured);
+  step->set_extra_roll(mr.extra_roll);
+  if (mr.placed) step->set_placed(true);
+}
+
+}  // namespace
+
+ReplaySteps::ReplaySteps(const v1::GameRecord& record, const RefereeResult& verdict)
+    : record_(record), verdict_(verdict) {
+  if (verdict.start) pos_ = *verdict.start;
+}
+
+bool ReplaySteps::Next(v1::ReplayStep* step) {
+  step->Clear();
+  if (verdict_.rules == nullptr || !verdict_.start || next_ >= verdict_.outcomes.size()) return false;
+  const Rules& r = *verdict_.rules;
+  const int i = static_cast<int>(next_++);
+  const v1::Action& a = record_.actions(i);
+  StartStep(r, pos_, i, a.roll(), &legal_, step);
+  if (!a.has_from()) {
+    PassTurn(&pos_);
+  } else {
+    // Judged legal: the move is applied, not judged again.
+    const Move m{static_cast<uint8_t>(a.from()), static_cast<uint8_t>(a.to())};
+    MoveOfStep(m, ApplyMove(r, &pos_, m), step);
+  }
+  *step->mutable_position() = PositionToCounts(r, pos_);
+  return true;
+}
+
 v1::PositionCounts PositionToCounts(const Rules& rules, const Position& pos) {
   v1::PositionCounts counts;
   for (int i = 0; i <= rules.off; ++i) {
@@ -245,18 +296,7 @@ RefereeResult Referee(const v1::GameRecord& record, std::shared_ptr<const Rules>
     const LegalSet legal_set = LegalDestinations(r, pos, a.roll());
     ActionOutcome outcome;
     outcome.mover = mover;
-    if (build) {
-      LegalMoves(r, pos, a.roll(), &legal);
-      v1::ReplayStep& step = built.emplace();
-      step.set_index(i);
-      step.set_player(ToPlayer(mover));
-      step.set_roll(a.roll());
-      for (const Move& m : legal) {
-        v1::Move* lm = step.add_legal();
-        lm->set_from(m.from);
-        lm->set_to(m.to);
-      }
-    }
+    if (build) StartStep(r, pos, i, a.roll(), &legal, &built.emplace());
     if (!a.has_from()) {
       if (!legal_set.empty()) {
         LegalMoves(r, pos, a.roll(), &legal);
@@ -289,15 +329,7 @@ RefereeResult Referee(const v1::GameRecord& record, std::shared_ptr<const Rules>
       outcome.extra_roll = mr.extra_roll;
       outcome.placed = mr.placed;
       outcome.won = mr.won;
-      if (build) {
-        v1::ReplayStep& step = *built;
-        v1::Move* mv = step.mutable_move();
-        mv->set_from(m.from);
-        mv->set_to(m.to);
-        step.set_captured(mr.captured);
-        step.set_extra_roll(mr.extra_roll);
-        if (mr.placed) step.set_placed(true);
-      }
+      if (build) MoveOfStep(m, mr, &*built);
     }
     result.outcomes.push_back(outcome);
     if (options.keep_positions) result.positions.push_back(pos);

@@ -81,6 +81,25 @@ std::optional<v1::Finding> DecideFirstPlayer(const Rules& rules, const v1::GameR
 // referee's positions, for callers that hold no verdict.
 std::vector<Position> RecordPositions(const Rules& rules, const v1::GameRecord& record, int actions = -1);
 
+// The replay of a judged record one step at a time: the steps its
+// verdict's `replay` holds when judged with build_replay, made as they are
+// asked for, so that no caller holds the replay of a long record whole.
+// The moves are the verdict's legal ones, applied, not judged again. Both
+// arguments must outlive it.
+class ReplaySteps {
+ public:
+  ReplaySteps(const v1::GameRecord& record, const RefereeResult& verdict);
+  // The next action's step; false after the last action judged legal.
+  bool Next(v1::ReplayStep* step);
+
+ private:
+  const v1::GameRecord& record_;
+  const RefereeResult& verdict_;
+  Position pos_;
+  size_t next_ = 0;
+  MoveList legal_;
+};
+
 // The counts of a position per path index 0..L+1, as in replays.
 v1::PositionCounts PositionToCounts(const Rules& rules, const Position& pos);
 

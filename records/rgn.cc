@@ -1,5 +1,6 @@
 #include "records/rgn.h"
 
+#include <climits>
 #include <optional>
 #include <set>
 #include <utility>
@@ -139,15 +140,19 @@ class RgnReader {
     }
     while (!AtEnd() && !LineIsBlank(pos_) && Peek() != '[') NextLine();
   }
-  bool ReadNumber(int* value) {
+  // Reads every digit at pos_: false when there is none. `digits` is the
+  // number as written, for messages; one of more than kMaxDigits digits
+  // reads as INT_MAX.
+  static constexpr size_t kMaxDigits = 9;
+  bool ReadNumber(int* value, absl::string_view* digits = nullptr) {
     const size_t start = pos_;
     int v = 0;
-    while (pos_ < text_.size() && absl::ascii_isdigit(static_cast<unsigned char>(text_[pos_])) &&
-           pos_ - start < 9) {
-      v = v * 10 + (text_[pos_] - '0');
+    while (pos_ < text_.size() && absl::ascii_isdigit(static_cast<unsigned char>(text_[pos_]))) {
+      if (pos_ - start < kMaxDigits) v = v * 10 + (text_[pos_] - '0');
       ++pos_;
     }
-    *value = v;
+    *value = pos_ - start > kMaxDigits ? INT_MAX : v;
+    if (digits != nullptr) *digits = text_.substr(start, pos_ - start);
     return pos_ > start;
   }
   std::string Describe(size_t at) const { return DescribeAt(text_, at); }
@@ -257,9 +262,8 @@ class RgnReader {
   // A tile after its lane letter (at pos_ - 1), or -1 after a finding.
   int ReadTile(size_t lane_at, absl::string_view what) {
     const size_t digits = pos_;
-    while (pos_ < text_.size() && absl::ascii_isdigit(static_cast<unsigned char>(text_[pos_])) && pos_ - digits < 2) {
-      ++pos_;
-    }
+    // Every digit: a tile named as written ("A99999" is not "A99").
+    while (pos_ < text_.size() && absl::ascii_isdigit(static_cast<unsigned char>(text_[pos_]))) ++pos_;
     if (pos_ == digits) {
       SyntaxError(absl::StrCat("expected ", what, " after the lane letter ", Describe(lane_at), ", found ",
                                Describe(pos_)), pos_);
@@ -441,7 +445,13 @@ class RgnReader {
           ++pos_;
           side = kDark;
         } else {
-          ReadNumber(&number);
+          absl::string_view digits;
+          ReadNumber(&number, &digits);
+          if (digits.size() > kMaxDigits) {
+            SyntaxError(absl::StrCat("the turn number ", digits, " is too large (at most ", kMaxDigits, " digits)"),
+                        start);
+            return false;
+          }
           ++pos_;  // '.'
           side = kLight;
         }
@@ -466,9 +476,11 @@ class RgnReader {
       if (absl::ascii_isdigit(static_cast<unsigned char>(c))) {
         // A throw with no move: "<throw> --".
         int roll = 0;
-        ReadNumber(&roll);
-        if (pos_ - start > 2) {
-          SyntaxError(absl::StrCat("expected a throw (a number, then \" --\"), found ", Describe(start)), start);
+        absl::string_view digits;
+        ReadNumber(&roll, &digits);
+        if (digits.size() > 2) {
+          SyntaxError(absl::StrCat("the throw ", digits, " is more than any dice give (a throw has 1 or 2 digits)"),
+                      start);
           return false;
         }
         while (Peek() == ' ' || Peek() == '\t') ++pos_;
@@ -710,7 +722,6 @@ std::vector<v1::Finding> CheckRgnForm(const RecordSource& source, const RefereeR
   if (!result.start) return out;  // the referee said why
   Side mover = result.start->to_move;
   int light_turns = 0;
-  bool turn_reported = false;  // one turn-number finding per record
   for (int i = 0; i < n; ++i) {
     const ActionSource& as = source.actions[i];
     const bool extra = i > 0 && result.outcomes[i - 1].extra_roll;
@@ -742,10 +753,12 @@ std::vector<v1::Finding> CheckRgnForm(const RecordSource& source, const RefereeR
     }
     if (as.first_in_turn && written == kLight) {
       ++light_turns;
-      if (as.turn != light_turns && !turn_reported) {
-        turn_reported = true;
+      if (as.turn != light_turns) {
         at_action(codes::kTurnNumber, absl::StrCat("light's turn ", light_turns, " is numbered ", as.turn,
                                               "; expected \"", light_turns, ".\""), i);
+        // A turn line left out (or numbered wrong): what follows is
+        // judged against the wrong turns, so it is not reported too.
+        return out;
       }
     }
     if (i >= judged) break;

@@ -3,9 +3,12 @@
 #include <nlohmann/json.hpp>
 
 #include <bit>
+#include <cstdint>
+#include <cstring>
 #include <optional>
 #include <utility>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -173,8 +176,9 @@ constexpr absl::string_view kTermination = "Termination";
 
 class GameReader {
  public:
-  GameReader(const Json& game, const Node& node, const LineIndex& lines, int record_index, ParsedRecords* out)
-      : game_(game), node_(node), lines_(lines), record_index_(record_index), out_(out) {}
+  GameReader(absl::string_view text, const Json& game, const Node& node, const LineIndex& lines, int record_index,
+             ParsedRecords* out)
+      : text_(text), game_(game), node_(node), lines_(lines), record_index_(record_index), out_(out) {}
 
   // Adds the record, or a finding.
   void Read() {
@@ -187,6 +191,21 @@ class GameReader {
 
  private:
   size_t At(const Node* n) const { return n != nullptr ? n->offset : node_.offset; }
+  // An integer the reader can take: nlohmann keeps one past int64 as
+  // unsigned, which get<int64_t> would wrap (2^64 - 1 read as -1).
+  static bool IsInt(const Json& v) {
+    return v.is_number_integer() && !(v.is_number_unsigned() && v.get<uint64_t>() > uint64_t{INT64_MAX});
+  }
+  // What stands where an integer was wanted: a number as written, else its type.
+  std::string Found(const Json& v, const Node* at) const {
+    if (!v.is_number() || at == nullptr) return TypeName(v);
+    size_t end = at->offset;
+    while (end < text_.size() &&
+           (absl::ascii_isdigit(static_cast<unsigned char>(text_[end])) || std::strchr("+-.eE", text_[end]) != nullptr)) {
+      ++end;
+    }
+    return absl::StrCat(TypeName(v), " ", text_.substr(at->offset, end - at->offset));
+  }
   bool Fail(absl::string_view code, std::string message, const Node* where) {
     out_->findings.push_back(MakeFinding(code, std::move(message), lines_, At(where), record_index_));
     return false;
@@ -204,7 +223,7 @@ class GameReader {
       return nullptr;
     }
     const bool ok = want == Json::value_t::number_integer
-                        ? it->is_number_integer()
+                        ? IsInt(*it)
                         : (want == Json::value_t::boolean ? it->is_boolean()
                                                           : (want == Json::value_t::string
                                                                  ? it->is_string()
@@ -216,7 +235,7 @@ class GameReader {
                            : want == Json::value_t::string       ? "a string"
                            : want == Json::value_t::object       ? "an object"
                                                                  : "an array";
-      Fail(absl::StrCat("\"", where, "\" must be ", wanted, ", found ", TypeName(*it)), at);
+      Fail(absl::StrCat("\"", where, "\" must be ", wanted, ", found ", Found(*it, at)), at);
       return nullptr;
     }
     return &*it;
@@ -346,9 +365,9 @@ class GameReader {
                                  "\" is not a tile of the board"),
                     at);
       }
-      if (!item.value().is_number_integer()) {
+      if (!IsInt(item.value())) {
         return Fail(absl::StrCat("initial_state.board.pieces.", item.key(), " must be a piece (+/-path index), found ",
-                                 TypeName(item.value())),
+                                 Found(item.value(), at)),
                     at);
       }
       const int64_t v = item.value().get<int64_t>();
@@ -392,8 +411,8 @@ class GameReader {
     const Json& v = move[std::string(key)];
     const Node* at = NodeOf(mn, key);
     const std::string where = absl::StrCat("states[", state_index, "].move.", key);
-    if (!v.is_number_integer()) {
-      Fail(absl::StrCat(where, " must be a piece (+/-path index), found ", TypeName(v)), at);
+    if (!IsInt(v)) {
+      Fail(absl::StrCat(where, " must be a piece (+/-path index), found ", Found(v, at)), at);
       return -1;
     }
     const int64_t value = v.get<int64_t>();
@@ -556,8 +575,8 @@ class GameReader {
         if (move->contains("captured") && !(*move)["captured"].is_null()) {
           const Json& cj = (*move)["captured"];
           const Node* cn = NodeOf(mn, "captured");
-          if (!cj.is_number_integer()) {
-            return Fail(absl::StrCat(where, ".move.captured must be a piece (+/-path index), found ", TypeName(cj)),
+          if (!IsInt(cj)) {
+            return Fail(absl::StrCat(where, ".move.captured must be a piece (+/-path index), found ", Found(cj, cn)),
                         cn);
           }
           const int64_t c = cj.get<int64_t>();
@@ -607,6 +626,7 @@ class GameReader {
     return ReadMetadata() && ReadInitialState() && ReadStates();
   }
 
+  absl::string_view text_;
   const Json& game_;
   const Node& node_;
   const LineIndex& lines_;
@@ -836,7 +856,7 @@ ParsedRecords ReadRoyalUrJson(absl::string_view text) {
       continue;
     }
     try {
-      GameReader(*games[k].first, *games[k].second, lines, static_cast<int>(k), &out).Read();
+      GameReader(text, *games[k].first, *games[k].second, lines, static_cast<int>(k), &out).Read();
     } catch (const Json::exception& e) {
       // Not expected (every access is checked first); never let one out.
       out.findings.push_back(MakeFinding(codes::kRoyalUrJson, absl::StrCat("not a RoyalUr game: ", e.what()), lines,

@@ -1,5 +1,6 @@
 #include "records/tsn.h"
 
+#include <climits>
 #include <map>
 #include <memory>
 #include <optional>
@@ -134,14 +135,19 @@ class TsnReader {
       SkipLine();
     }
   }
-  bool ReadNumber(int* value) {
+  // Reads every digit at pos_: false when there is none. `digits` is the
+  // number as written, for messages; a number of more than kMaxDigits
+  // digits reads as INT_MAX (too large for anything a record holds).
+  static constexpr size_t kMaxDigits = 9;
+  bool ReadNumber(int* value, absl::string_view* digits = nullptr) {
     const size_t start = pos_;
     int v = 0;
-    while (pos_ < text_.size() && text_[pos_] >= '0' && text_[pos_] <= '9' && pos_ - start < 9) {
-      v = v * 10 + (text_[pos_] - '0');
+    while (pos_ < text_.size() && text_[pos_] >= '0' && text_[pos_] <= '9') {
+      if (pos_ - start < kMaxDigits) v = v * 10 + (text_[pos_] - '0');
       ++pos_;
     }
-    *value = v;
+    *value = pos_ - start > kMaxDigits ? INT_MAX : v;
+    if (digits != nullptr) *digits = text_.substr(start, pos_ - start);
     return pos_ > start;
   }
   std::string Describe(size_t at) const { return DescribeAt(text_, at); }
@@ -297,9 +303,10 @@ class TsnReader {
     const char c = Peek();
     if (c >= '0' && c <= '9') {
       int v = 0;
-      ReadNumber(&v);
+      absl::string_view digits;
+      ReadNumber(&v, &digits);
       if (v > rules_->off) {
-        SyntaxError(absl::StrCat("square ", v, " is past the end of the path (0 waiting, 1-",
+        SyntaxError(absl::StrCat("square ", digits, " is past the end of the path (0 waiting, 1-",
                                  rules_->path_length, " on the board, ", rules_->off, " or \"off\" borne off)"),
                     start);
         return -1;
@@ -432,8 +439,14 @@ class TsnReader {
   bool ReadAction(Side side, int turn, bool first_in_turn, v1::GameRecord* record, RecordSource* source) {
     const size_t start = pos_;
     int roll = 0;
-    if (!ReadNumber(&roll) || pos_ - start > 2) {
+    absl::string_view digits;
+    if (!ReadNumber(&roll, &digits)) {
       SyntaxError(absl::StrCat("expected a throw (a number, then ':'), found ", Describe(start)), start);
+      return false;
+    }
+    if (digits.size() > 2) {
+      SyntaxError(absl::StrCat("the throw ", digits, " is more than any dice give (a throw has 1 or 2 digits)"),
+                  start);
       return false;
     }
     if (Peek() != ':') {
@@ -468,7 +481,17 @@ class TsnReader {
           ++pos_;
           as.markers |= kMarkCapture;
           int n = 0;
-          if (ReadNumber(&n)) as.captures = static_cast<int8_t>(n > 100 ? 100 : n);
+          const size_t digits_at = pos_;
+          absl::string_view digits;
+          if (ReadNumber(&n, &digits)) {
+            if (digits.size() > kMaxDigits) {
+              SyntaxError(absl::StrCat("the capture count ", digits, " is too large (at most ", kMaxDigits,
+                                       " digits)"),
+                          digits_at);
+              return false;
+            }
+            as.captures = static_cast<int8_t>(n > 100 ? 100 : n);
+          }
         } else if (m == '*') {
           ++pos_;
           as.markers |= kMarkExtra;
@@ -496,7 +519,12 @@ class TsnReader {
   bool ReadTurn(v1::GameRecord* record, RecordSource* source) {
     const size_t start = pos_;
     int turn = 0;
-    ReadNumber(&turn);
+    absl::string_view digits;
+    ReadNumber(&turn, &digits);
+    if (digits.size() > kMaxDigits) {
+      SyntaxError(absl::StrCat("the turn number ", digits, " is too large (at most ", kMaxDigits, " digits)"), start);
+      return false;
+    }
     if (Peek() != '.') {
       SyntaxError(absl::StrCat("expected '.' after the turn number, found ", Describe(pos_)), pos_);
       return false;
@@ -545,6 +573,8 @@ class TsnReader {
     source.offset = static_cast<uint32_t>(pos_);
     source.result_offset = 0;
     source.has_result = false;
+    source.digest_offset = 0;
+    source.has_digest = false;
     source.actions.clear();
     bool ok = true;
     size_t first_tag = pos_;
@@ -584,6 +614,10 @@ class TsnReader {
       if (name == "Result") {
         source.has_result = true;
         source.result_offset = static_cast<uint32_t>(at);
+      }
+      if (name == kTagDigest) {
+        source.has_digest = true;
+        source.digest_offset = static_cast<uint32_t>(at);
       }
       ok = ApplyTag(name, value, at, &record);
       // Blank lines may stand between tags; a tag the game already has,
@@ -815,7 +849,6 @@ std::vector<v1::Finding> CheckTsnForm(const RecordSource& source, const RefereeR
   Side mover = result.start->to_move;
   int last_turn = 0;
   bool seen_turn = false;
-  bool turn_reported = false;  // one turn-number finding per record, not the cascade
   for (int i = 0; i < n; ++i) {
     const ActionSource& as = source.actions[i];
     const bool extra = i > 0 && result.outcomes[i - 1].extra_roll;
@@ -845,10 +878,12 @@ std::vector<v1::Finding> CheckTsnForm(const RecordSource& source, const RefereeR
       return out;
     }
     if (as.first_in_turn) {
-      if (seen_turn && as.turn != last_turn + 1 && !turn_reported) {
-        turn_reported = true;
+      if (seen_turn && as.turn != last_turn + 1) {
         at_action(codes::kTurnNumber, absl::StrCat("turn ", as.turn, " follows turn ", last_turn,
                                               "; expected ", last_turn + 1), i);
+        // Turn lines left out (or numbered wrong): what follows is judged
+        // against the wrong turns, so it is not reported too.
+        return out;
       }
       last_turn = as.turn;
       seen_turn = true;

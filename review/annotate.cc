@@ -18,8 +18,7 @@ std::string Counted(absl::string_view word, int n) {
 
 }  // namespace
 
-absl::StatusOr<AnnotatedRecord> AnnotateRecord(const JudgedRecord& judged, const EvaluationWeights& weights,
-                                               const StopCheck& stop) {
+absl::Status CheckAnnotatable(const JudgedRecord& judged) {
   const RefereeResult& verdict = judged.verdict;
   if (!verdict.valid()) {
     const v1::Finding& f = verdict.findings.front();
@@ -27,59 +26,70 @@ absl::StatusOr<AnnotatedRecord> AnnotateRecord(const JudgedRecord& judged, const
         "not a legal record: ", f.has_action_index() ? absl::StrCat("action ", f.action_index(), ": ") : "",
         f.message(), " [", f.code(), "]"));
   }
-  const v1::GameRecord& record = judged.record;
-  if (verdict.positions.size() != static_cast<size_t>(record.actions_size()) + 1) {
+  if (verdict.positions.size() != static_cast<size_t>(judged.record.actions_size()) + 1) {
     return absl::InternalError("the record was judged without its positions (RefereeOptions::keep_positions)");
   }
+  return absl::OkStatus();
+}
+
+ActionAnnotation AnnotateAction(const JudgedRecord& judged, int i, const EvaluationWeights& weights) {
+  const RefereeResult& verdict = judged.verdict;
+  const Rules& r = *verdict.rules;
+  const v1::Action& a = judged.record.actions(i);
+  const Position& pos = verdict.positions[i];
+  const Position& after = verdict.positions[i + 1];
+  const ActionOutcome& outcome = verdict.outcomes[i];
+  ActionAnnotation an;
+  an.index = i;
+  an.player = pos.to_move;
+  an.roll = a.roll();
+  const std::vector<MoveEvaluation> ranked = RankMoves(r, pos, a.roll(), weights);
+  an.alternatives = static_cast<int>(ranked.size());
+  if (!a.has_from()) {
+    an.did.emplace_back(kDidPass);
+  } else {
+    const Move m{static_cast<uint8_t>(a.from()), static_cast<uint8_t>(a.to())};
+    an.move = m;
+    for (const MoveEvaluation& e : ranked) {
+      if (e.move == m) an.score = e.score;
+    }
+    // Competition ranking: a move the evaluation scores as high as the
+    // best is rank 1, and then no other move is called better.
+    an.rank = 1;
+    for (const MoveEvaluation& e : ranked) an.rank += e.score > an.score ? 1 : 0;
+    an.best_score = ranked.front().score;
+    if (ranked.front().score > an.score) an.best = ranked.front().move;
+    const int borne_off = after.count[an.player][r.off] - pos.count[an.player][r.off];
+    an.captured = outcome.captured;
+    if (m.from == 0) an.did.emplace_back(kDidEntered);
+    if (outcome.captured > 0) an.did.push_back(Counted(kDidCaptured, outcome.captured));
+    if (m.to <= r.path_length && (r.GivesExtraRoll(m.to) || ((r.auto_place_mask >> m.to) & 1u))) {
+      an.did.emplace_back(kDidRosette);
+    }
+    if (outcome.extra_roll) an.did.emplace_back(kDidExtraThrow);
+    if (outcome.placed) an.did.emplace_back(kDidPlaced);
+    if (borne_off > 0) an.did.push_back(Counted(kDidBoreOff, borne_off));
+    if (outcome.won) an.did.emplace_back(kDidWon);
+    if (ranked.size() == 1) an.did.emplace_back(kDidForced);
+  }
+  an.race = Race(r, after);
+  return an;
+}
+
+absl::StatusOr<AnnotatedRecord> AnnotateRecord(const JudgedRecord& judged, const EvaluationWeights& weights,
+                                               const StopCheck& stop) {
+  SCRIBE_RETURN_IF_ERROR(CheckAnnotatable(judged));
+  const RefereeResult& verdict = judged.verdict;
   AnnotatedRecord out;
   out.rules = verdict.rules;
   out.positions = verdict.positions;
-  const Rules& r = *verdict.rules;
   out.first_player = out.positions.front().to_move;
-  out.start_race = Race(r, out.positions.front());
-  out.actions.reserve(record.actions_size());
-  for (int i = 0; i < record.actions_size(); ++i) {
+  out.start_race = Race(*verdict.rules, out.positions.front());
+  out.actions.reserve(judged.record.actions_size());
+  for (int i = 0; i < judged.record.actions_size(); ++i) {
     // A few microseconds an action: polled once in 256.
     if (i % 256 == 255 && StopRequested(stop)) return Stopped();
-    const v1::Action& a = record.actions(i);
-    const Position& pos = out.positions[i];
-    const Position& after = out.positions[i + 1];
-    const ActionOutcome& outcome = verdict.outcomes[i];
-    ActionAnnotation an;
-    an.index = i;
-    an.player = pos.to_move;
-    an.roll = a.roll();
-    const std::vector<MoveEvaluation> ranked = RankMoves(r, pos, a.roll(), weights);
-    an.alternatives = static_cast<int>(ranked.size());
-    if (!a.has_from()) {
-      an.did.emplace_back(kDidPass);
-    } else {
-      const Move m{static_cast<uint8_t>(a.from()), static_cast<uint8_t>(a.to())};
-      an.move = m;
-      for (const MoveEvaluation& e : ranked) {
-        if (e.move == m) an.score = e.score;
-      }
-      // Competition ranking: a move the evaluation scores as high as the
-      // best is rank 1, and then no other move is called better.
-      an.rank = 1;
-      for (const MoveEvaluation& e : ranked) an.rank += e.score > an.score ? 1 : 0;
-      an.best_score = ranked.front().score;
-      if (ranked.front().score > an.score) an.best = ranked.front().move;
-      const int borne_off = after.count[an.player][r.off] - pos.count[an.player][r.off];
-      an.captured = outcome.captured;
-      if (m.from == 0) an.did.emplace_back(kDidEntered);
-      if (outcome.captured > 0) an.did.push_back(Counted(kDidCaptured, outcome.captured));
-      if (m.to <= r.path_length && (r.GivesExtraRoll(m.to) || ((r.auto_place_mask >> m.to) & 1u))) {
-        an.did.emplace_back(kDidRosette);
-      }
-      if (outcome.extra_roll) an.did.emplace_back(kDidExtraThrow);
-      if (outcome.placed) an.did.emplace_back(kDidPlaced);
-      if (borne_off > 0) an.did.push_back(Counted(kDidBoreOff, borne_off));
-      if (outcome.won) an.did.emplace_back(kDidWon);
-      if (ranked.size() == 1) an.did.emplace_back(kDidForced);
-    }
-    an.race = Race(r, after);
-    out.actions.push_back(std::move(an));
+    out.actions.push_back(AnnotateAction(judged, i, weights));
   }
   out.winner = verdict.winner;
   return out;
@@ -112,18 +122,52 @@ double ChanceBefore(const Evaluator& evaluator, const Position& pos) {
 
 }  // namespace
 
+absl::Status CheckEvaluator(const Evaluator& evaluator, const Rules& rules) {
+  if (evaluator.rules().digest == rules.digest) return absl::OkStatus();
+  const auto name = [](const Rules& r) { return absl::StrCat(RulesetName(r), " (digest ", r.digest, ")"); };
+  return absl::FailedPreconditionError(absl::StrCat("the evaluator (", evaluator.name(), ") answers for ",
+                                                    name(evaluator.rules()), ", the record is played under ",
+                                                    name(rules)));
+}
+
+ActionValues ValueAction(const Evaluator& evaluator, const Position& pos, const ActionAnnotation& an,
+                         const MarkThresholds& thresholds, PlayerSummary* p) {
+  ActionValues v;
+  v.before = ChanceBefore(evaluator, pos);
+  const std::vector<ValuedMove> ranked = RankMovesByValue(evaluator, pos, an.roll);
+  ++p->throws;
+  if (!an.move) {
+    v.throw_value = v.after = ranked.empty() ? ValueAfterPass(evaluator, pos) : ranked.front().value;
+  } else {
+    v.throw_value = ranked.front().value;
+    v.after = v.throw_value;
+    for (const ValuedMove& m : ranked) {
+      if (m.move == *an.move) v.after = m.value;
+    }
+    v.loss = std::max(0.0, v.throw_value - v.after);
+    if (v.throw_value > v.after) v.best = ranked.front().move;
+    v.mark = MarkForLoss(v.loss, thresholds);
+    ++p->moves;
+    if (ranked.size() >= 2) ++p->decisions;
+    p->total_loss += v.loss;
+    p->doubtful += v.mark == kMarkDoubtful;
+    p->mistakes += v.mark == kMarkMistake;
+    p->blunders += v.mark == kMarkBlunder;
+  }
+  v.luck = v.throw_value - v.before;
+  p->total_luck += v.luck;
+  return v;
+}
+
+double EndLightChance(const Evaluator& evaluator, const Position& end) {
+  const double end_mover = ChanceBefore(evaluator, end);
+  return end.to_move == kLight ? end_mover : 1.0 - end_mover;
+}
+
 absl::Status AddWinningChances(const v1::GameRecord& record, const Evaluator& evaluator,
                                AnnotatedRecord* annotated, const MarkThresholds& thresholds, const StopCheck& stop) {
   if (annotated->rules == nullptr) return absl::InvalidArgumentError("the annotation has no rules");
-  const Rules& rules = *annotated->rules;
-  if (evaluator.rules().digest != rules.digest) {
-    const auto name = [](const Rules& r) {
-      return absl::StrCat(RulesetName(r), " (digest ", r.digest, ")");
-    };
-    return absl::FailedPreconditionError(
-        absl::StrCat("the evaluator (", evaluator.name(), ") answers for ", name(evaluator.rules()),
-                     ", the record is played under ", name(rules)));
-  }
+  SCRIBE_RETURN_IF_ERROR(CheckEvaluator(evaluator, *annotated->rules));
   const std::vector<Position>& positions = annotated->positions;
   if (static_cast<size_t>(record.actions_size()) != annotated->actions.size() ||
       positions.size() != annotated->actions.size() + 1) {
@@ -138,41 +182,14 @@ absl::Status AddWinningChances(const v1::GameRecord& record, const Evaluator& ev
       for (ActionAnnotation& a : annotated->actions) a.values.reset();
       return Stopped();
     }
-    const Position& pos = positions[an.index];
-    ActionValues v;
-    v.before = ChanceBefore(evaluator, pos);
-    const std::vector<ValuedMove> ranked = RankMovesByValue(evaluator, pos, an.roll);
-    PlayerSummary& p = summary.players[an.player];
-    ++p.throws;
-    if (!an.move) {
-      v.throw_value = v.after = ranked.empty() ? ValueAfterPass(evaluator, pos) : ranked.front().value;
-    } else {
-      v.throw_value = ranked.front().value;
-      v.after = v.throw_value;
-      for (const ValuedMove& m : ranked) {
-        if (m.move == *an.move) v.after = m.value;
-      }
-      v.loss = std::max(0.0, v.throw_value - v.after);
-      if (v.throw_value > v.after) v.best = ranked.front().move;
-      v.mark = MarkForLoss(v.loss, thresholds);
-      ++p.moves;
-      if (ranked.size() >= 2) ++p.decisions;
-      p.total_loss += v.loss;
-      p.doubtful += v.mark == kMarkDoubtful;
-      p.mistakes += v.mark == kMarkMistake;
-      p.blunders += v.mark == kMarkBlunder;
-    }
-    v.luck = v.throw_value - v.before;
-    p.total_luck += v.luck;
-    an.values = std::move(v);
+    an.values = ValueAction(evaluator, positions[an.index], an, thresholds, &summary.players[an.player]);
   }
-  const Position& end = positions.back();
-  const double end_mover = ChanceBefore(evaluator, end);
+  const double end_light = EndLightChance(evaluator, positions.back());
   if (StopRequested(stop)) {
     for (ActionAnnotation& a : annotated->actions) a.values.reset();
     return Stopped();
   }
-  summary.end_light = end.to_move == kLight ? end_mover : 1.0 - end_mover;
+  summary.end_light = end_light;
   annotated->values = std::move(summary);
   return absl::OkStatus();
 }

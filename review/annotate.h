@@ -164,6 +164,24 @@ absl::StatusOr<AnnotatedRecord> AnnotateRecord(const v1::GameRecord& record,
                                                std::shared_ptr<const Rules> rules = nullptr,
                                                const EvaluationWeights& weights = {});
 
+// AnnotateRecord in parts, for callers that annotate a long record action
+// by action without holding the annotation whole (review/annotation_text.h
+// AnnotationSteps). CheckAnnotatable fails as AnnotateRecord does;
+// AnnotateAction is AnnotateRecord's annotation of action i of a record
+// that passed it.
+absl::Status CheckAnnotatable(const JudgedRecord& judged);
+ActionAnnotation AnnotateAction(const JudgedRecord& judged, int i, const EvaluationWeights& weights = {});
+
+// AddWinningChances in parts: CheckEvaluator fails (FAILED_PRECONDITION,
+// naming both) when the evaluator answers for other rules; ValueAction is
+// the winning chances of an action from the position before it, counted
+// into its mover's summary `player`; EndLightChance is
+// ValuesSummary::end_light for the position after the last action.
+absl::Status CheckEvaluator(const Evaluator& evaluator, const Rules& rules);
+ActionValues ValueAction(const Evaluator& evaluator, const Position& pos, const ActionAnnotation& action,
+                         const MarkThresholds& thresholds, PlayerSummary* player);
+double EndLightChance(const Evaluator& evaluator, const Position& end);
+
 // AnnotateRecord, then winning chances from `evaluator` for every action.
 // The record is annotated under `rules` when given, else its own ruleset;
 // FAILED_PRECONDITION, naming both, when the evaluator answers for other

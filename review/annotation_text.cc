@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "engine/status_macros.h"
 #include "records/referee.h"
 
 namespace scribe {
@@ -174,69 +176,138 @@ v1::GameRecord WithAnnotations(const v1::GameRecord& record, const AnnotatedReco
   return out;
 }
 
-v1::Annotation AnnotationToProto(const AnnotatedRecord& annotated, const std::string& ruleset) {
+namespace {
+
+void SetMove(const Move& m, v1::Move* out) {
+  out->set_from(m.from);
+  out->set_to(m.to);
+}
+
+v1::AnnotatedAction ActionToProto(const ActionAnnotation& an) {
+  v1::AnnotatedAction a;
+  a.set_index(an.index);
+  a.set_player(ToPlayer(an.player));
+  a.set_roll(an.roll);
+  for (const std::string& d : an.did) a.add_did(d);
+  a.set_alternatives(an.alternatives);
+  if (an.move) {
+    SetMove(*an.move, a.mutable_move());
+    a.set_captured(an.captured);
+    a.set_rank(an.rank);
+    a.set_score(an.score);
+    a.set_best_score(an.best_score);
+    if (an.best) SetMove(*an.best, a.mutable_best());
+  }
+  a.set_race_light(an.race.light);
+  a.set_race_dark(an.race.dark);
+  if (an.values) {
+    const ActionValues& v = *an.values;
+    a.set_chance_before(v.before);
+    a.set_throw_value(v.throw_value);
+    a.set_chance_after(v.after);
+    if (v.best) SetMove(*v.best, a.mutable_best_by_value());
+    if (an.move) a.set_loss(v.loss);
+    a.set_mark(v.mark);
+    a.set_luck(v.luck);
+  }
+  return a;
+}
+
+// The fields before the actions.
+v1::Annotation AnnotationHead(const Rules& rules, const std::string& ruleset, Side first, const RaceStanding& race) {
   v1::Annotation out;
   out.set_ruleset(ruleset);
-  out.set_ruleset_digest(annotated.rules->digest);
-  out.set_first_player(ToPlayer(annotated.first_player));
-  out.set_start_race_light(annotated.start_race.light);
-  out.set_start_race_dark(annotated.start_race.dark);
-  for (const ActionAnnotation& an : annotated.actions) {
-    v1::AnnotatedAction* a = out.add_actions();
-    a->set_index(an.index);
-    a->set_player(ToPlayer(an.player));
-    a->set_roll(an.roll);
-    for (const std::string& d : an.did) a->add_did(d);
-    a->set_alternatives(an.alternatives);
-    if (an.move) {
-      a->mutable_move()->set_from(an.move->from);
-      a->mutable_move()->set_to(an.move->to);
-      a->set_captured(an.captured);
-      a->set_rank(an.rank);
-      a->set_score(an.score);
-      a->set_best_score(an.best_score);
-      if (an.best) {
-        a->mutable_best()->set_from(an.best->from);
-        a->mutable_best()->set_to(an.best->to);
-      }
-    }
-    a->set_race_light(an.race.light);
-    a->set_race_dark(an.race.dark);
-    if (an.values) {
-      const ActionValues& v = *an.values;
-      a->set_chance_before(v.before);
-      a->set_throw_value(v.throw_value);
-      a->set_chance_after(v.after);
-      if (v.best) {
-        a->mutable_best_by_value()->set_from(v.best->from);
-        a->mutable_best_by_value()->set_to(v.best->to);
-      }
-      if (an.move) a->set_loss(v.loss);
-      a->set_mark(v.mark);
-      a->set_luck(v.luck);
-    }
+  out.set_ruleset_digest(rules.digest);
+  out.set_first_player(ToPlayer(first));
+  out.set_start_race_light(race.light);
+  out.set_start_race_dark(race.dark);
+  return out;
+}
+
+// The fields after the actions (light's chances appended by the caller).
+void AnnotationTail(std::optional<Side> winner, const ValuesSummary* values, v1::Annotation* out) {
+  if (winner) out->set_winner(ToPlayer(*winner));
+  if (values == nullptr) return;
+  const ValuesSummary& v = *values;
+  out->set_evaluator(v.evaluator);
+  out->set_exact(v.exact);
+  out->mutable_thresholds()->set_doubtful(v.thresholds.doubtful);
+  out->mutable_thresholds()->set_mistake(v.thresholds.mistake);
+  out->mutable_thresholds()->set_blunder(v.thresholds.blunder);
+  for (Side s : {kLight, kDark}) {
+    const PlayerSummary& p = v.players[s];
+    v1::PlayerSummary* summary = s == kLight ? out->mutable_summary_light() : out->mutable_summary_dark();
+    summary->set_throws(p.throws);
+    summary->set_moves(p.moves);
+    summary->set_decisions(p.decisions);
+    summary->set_total_loss(p.total_loss);
+    summary->set_doubtful(p.doubtful);
+    summary->set_mistakes(p.mistakes);
+    summary->set_blunders(p.blunders);
+    summary->set_total_luck(p.total_luck);
   }
-  if (annotated.winner) out.set_winner(ToPlayer(*annotated.winner));
+}
+
+}  // namespace
+
+v1::Annotation AnnotationToProto(const AnnotatedRecord& annotated, const std::string& ruleset) {
+  v1::Annotation out = AnnotationHead(*annotated.rules, ruleset, annotated.first_player, annotated.start_race);
+  for (const ActionAnnotation& an : annotated.actions) *out.add_actions() = ActionToProto(an);
+  AnnotationTail(annotated.winner, annotated.values ? &*annotated.values : nullptr, &out);
   if (annotated.values) {
-    const ValuesSummary& v = *annotated.values;
-    out.set_evaluator(v.evaluator);
-    out.set_exact(v.exact);
-    out.mutable_thresholds()->set_doubtful(v.thresholds.doubtful);
-    out.mutable_thresholds()->set_mistake(v.thresholds.mistake);
-    out.mutable_thresholds()->set_blunder(v.thresholds.blunder);
-    for (Side s : {kLight, kDark}) {
-      const PlayerSummary& p = v.players[s];
-      v1::PlayerSummary* summary = s == kLight ? out.mutable_summary_light() : out.mutable_summary_dark();
-      summary->set_throws(p.throws);
-      summary->set_moves(p.moves);
-      summary->set_decisions(p.decisions);
-      summary->set_total_loss(p.total_loss);
-      summary->set_doubtful(p.doubtful);
-      summary->set_mistakes(p.mistakes);
-      summary->set_blunders(p.blunders);
-      summary->set_total_luck(p.total_luck);
-    }
     for (double c : LightChances(annotated)) out.add_light_chance(c);
+  }
+  return out;
+}
+
+absl::StatusOr<std::unique_ptr<AnnotationSteps>> AnnotationSteps::Start(const JudgedRecord& judged,
+                                                                       const Evaluator* evaluator,
+                                                                       const MarkThresholds& thresholds,
+                                                                       const EvaluationWeights& weights) {
+  SCRIBE_RETURN_IF_ERROR(CheckAnnotatable(judged));
+  if (evaluator != nullptr) SCRIBE_RETURN_IF_ERROR(CheckEvaluator(*evaluator, *judged.verdict.rules));
+  auto steps = std::unique_ptr<AnnotationSteps>(new AnnotationSteps(judged, evaluator, thresholds, weights));
+  if (evaluator != nullptr) {
+    steps->values_.emplace();
+    steps->values_->evaluator = evaluator->name();
+    steps->values_->exact = evaluator->exact();
+    steps->values_->thresholds = thresholds;
+    steps->light_chances_.reserve(judged.record.actions_size() + 1);
+  }
+  return steps;
+}
+
+AnnotationSteps::AnnotationSteps(const JudgedRecord& judged, const Evaluator* evaluator,
+                                 const MarkThresholds& thresholds, const EvaluationWeights& weights)
+    : judged_(judged), evaluator_(evaluator), thresholds_(thresholds), weights_(weights) {}
+
+v1::Annotation AnnotationSteps::Head() const {
+  const RefereeResult& verdict = judged_.verdict;
+  return AnnotationHead(*verdict.rules, judged_.record.ruleset(), verdict.positions.front().to_move,
+                        Race(*verdict.rules, verdict.positions.front()));
+}
+
+bool AnnotationSteps::Next(v1::AnnotatedAction* action) {
+  if (next_ >= judged_.record.actions_size()) return false;
+  const int i = next_++;
+  ActionAnnotation an = AnnotateAction(judged_, i, weights_);
+  if (evaluator_ != nullptr) {
+    an.values = ValueAction(*evaluator_, judged_.verdict.positions[i], an, thresholds_,
+                            &values_->players[an.player]);
+    light_chances_.push_back(an.player == kLight ? an.values->before : 1.0 - an.values->before);
+  }
+  *action = ActionToProto(an);
+  return true;
+}
+
+v1::Annotation AnnotationSteps::Tail() const {
+  v1::Annotation out;
+  std::optional<ValuesSummary> values = values_;
+  if (values) values->end_light = EndLightChance(*evaluator_, judged_.verdict.positions.back());
+  AnnotationTail(judged_.verdict.winner, values ? &*values : nullptr, &out);
+  if (values) {
+    for (double c : light_chances_) out.add_light_chance(c);
+    out.add_light_chance(values->end_light);
   }
   return out;
 }

@@ -5,8 +5,12 @@
 #define SCRIBE_REVIEW_ANNOTATION_TEXT_H_
 
 #include <map>
+#include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
+#include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "engine/rules.h"
 #include "records/squares.h"
@@ -48,6 +52,36 @@ v1::GameRecord WithAnnotations(const v1::GameRecord& record, const AnnotatedReco
 // With winning chances: every action's value fields, the evaluator, its
 // exactness, the thresholds, the summaries and light's chance per ply.
 v1::Annotation AnnotationToProto(const AnnotatedRecord& annotated, const std::string& ruleset);
+
+// AnnotationToProto of a judged record's annotation (AnnotateRecord, with
+// AddWinningChances when `evaluator` is given), made action by action for a
+// writer that streams it (records/json_record.h JsonMessageStream): Head()
+// holds the fields before the actions, Next() gives each action in turn,
+// and Tail(), once every action is given, the fields after them. Only
+// light's chance per action is kept (with an evaluator), never the whole
+// annotation. `judged` and `evaluator` must outlive it. Start fails as
+// AnnotateRecord and AddWinningChances do.
+class AnnotationSteps {
+ public:
+  static absl::StatusOr<std::unique_ptr<AnnotationSteps>> Start(const JudgedRecord& judged,
+                                                                const Evaluator* evaluator = nullptr,
+                                                                const MarkThresholds& thresholds = {},
+                                                                const EvaluationWeights& weights = {});
+  v1::Annotation Head() const;
+  bool Next(v1::AnnotatedAction* action);
+  v1::Annotation Tail() const;
+
+ private:
+  AnnotationSteps(const JudgedRecord& judged, const Evaluator* evaluator, const MarkThresholds& thresholds,
+                  const EvaluationWeights& weights);
+  const JudgedRecord& judged_;
+  const Evaluator* evaluator_;
+  MarkThresholds thresholds_;
+  EvaluationWeights weights_;
+  int next_ = 0;
+  std::optional<ValuesSummary> values_;
+  std::vector<double> light_chances_;
+};
 
 }  // namespace scribe
 

@@ -114,12 +114,19 @@ raw "replay: C1 and DEL are escaped" 0 '^  Dark: Bo\\u009b2J$' -- "$SCRIBE" repl
 raw "replay --board: the same" 0 'Event: Club\\x7fnight' -- "$SCRIBE" replay --board "$HOSTILE/escape-tags.tsn"
 raw "validate: a message quoting a tag" 1 'First is "\\x1b\]0;pwned\\x07\\x1b\[2J"' -- \
   "$SCRIBE" validate "$HOSTILE/escape-finding.tsn"
-raw "validate: a message quoting a JSON string" 1 'unknown ruleset "finkel\\x1b' -- \
+# The ruleset loader quotes the name with C escapes: its backslash is doubled.
+raw "validate: a message quoting a JSON string" 1 'unknown ruleset "finkel\\\\x1b' -- \
   "$SCRIBE" validate "$HOSTILE/escape-finding.json"
 raw "replay: findings on standard error" 1 'First is "\\x1b' -- "$SCRIBE" replay "$HOSTILE/escape-finding.tsn"
 raw "convert: findings on standard error" 1 'First is "\\x1b' -- \
   "$SCRIBE" convert --to json "$HOSTILE/escape-finding.tsn"
 raw "annotate: findings on standard error" 1 'First is "\\x1b' -- "$SCRIBE" annotate "$HOSTILE/escape-finding.tsn"
+# A backslash in the text is doubled: an escape made for a control byte
+# (ESC: \x1b) is never the same as those four characters typed.
+raw "replay: a typed \\x1b is not an ESC" 0 '^  Light: Ann\\\\x1b\[2J$' -- "$SCRIBE" replay "$HOSTILE/backslash-tags.tsn"
+raw "replay: an ESC is \\x1b" 0 '^  Dark: Bo\\x1b\[2J$' -- "$SCRIBE" replay "$HOSTILE/backslash-tags.tsn"
+raw "validate: a message quoting a backslash" 1 'First is "dark\\\\x07"' -- \
+  "$SCRIBE" validate "$HOSTILE/backslash-finding.tsn"
 RULES="$HOSTILE/escape-ruleset.textproto"
 raw "suggest: a ruleset's name" 0 '^evil\\x1b\]0;pwned\\x07\\x1b\[2J  ' -- "$SCRIBE" suggest --ruleset "$RULES" --roll 2
 raw "match: a ruleset's name" 0 '^evil\\x1b\]0;pwned\\x07' -- \

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <memory>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -851,6 +852,87 @@ TEST(RefereeFindingTest, DescribeMovesListsEveryMove) {
   moves.push_back(Move{13, 15});
   EXPECT_EQ(DescribeMoves(moves), "0->2, 4->6, 13->15");
   EXPECT_EQ(DescribeMoves(MoveList()), "");
+}
+
+// ReplaySteps makes the steps the referee's replay holds (build_replay),
+// for every preset, a legal game and one broken halfway (the steps stop at
+// the action before the break).
+TEST(ReplayStepsTest, TheStepsOfTheReferee) {
+  for (const PresetInfo& preset : Presets()) {
+    const std::shared_ptr<const Rules> rules = MustLoad(preset.id);
+    for (uint64_t seed = 1; seed <= 4; ++seed) {
+      Side winner;
+      v1::GameRecord record = RandomGame(*rules, preset.id, seed, kLight, &winner);
+      if (seed % 2 == 0) record.mutable_actions(record.actions_size() / 2)->set_roll(99);
+      const RefereeResult built = Referee(record, nullptr, {.build_replay = true});
+      const RefereeResult bare = Referee(record, nullptr, {.build_replay = false});
+      EXPECT_EQ(bare.replay.actions_size(), 0);
+      ReplaySteps steps(record, bare);
+      v1::ReplayStep step;
+      int n = 0;
+      for (; steps.Next(&step); ++n) {
+        ASSERT_LT(n, built.replay.actions_size()) << preset.id << " seed " << seed;
+        EXPECT_TRUE(MessageDifferencer::Equals(step, built.replay.actions(n)))
+            << preset.id << " seed " << seed << " action " << n;
+      }
+      EXPECT_EQ(n, built.replay.actions_size()) << preset.id << " seed " << seed;
+      EXPECT_FALSE(steps.Next(&step));
+    }
+  }
+  // No rules, no steps.
+  v1::GameRecord unknown;
+  unknown.set_ruleset("no-such-rules");
+  unknown.add_actions()->set_roll(1);
+  const RefereeResult none = Referee(unknown);
+  v1::ReplayStep step;
+  EXPECT_FALSE(ReplaySteps(unknown, none).Next(&step));
+}
+
+// JsonMessageStream writes what MessageToJson writes, byte for byte: fields
+// before and after the streamed one (a map among them, sorted), none, one,
+// and several batches of elements.
+TEST(JsonMessageStreamTest, TheBytesOfMessageToJson) {
+  const std::shared_ptr<const Rules> rules = MustLoad("finkel");
+  for (int actions : {0, 1, 2, 1023, 1024, 1025, 3000}) {
+    v1::GameRecord record;
+    record.set_ruleset("finkel");
+    (*record.mutable_tags())["Light"] = "Ann <&>";
+    (*record.mutable_tags())["Dark"] = "Bo";
+    (*record.mutable_tags())["Event"] = "\"quoted\" \\ text";
+    record.set_first_player(v1::DARK);
+    record.add_opening()->set_light(2);
+    for (int i = 0; i < actions; ++i) {
+      v1::Action* a = record.add_actions();
+      a->set_roll(i % 5);
+      if (i % 3 == 0) a->set_comment(absl::StrCat("note ", i));
+      if (i % 2 == 0) {
+        a->set_from(0);
+        a->set_to(i % 5);
+      }
+    }
+    record.set_start_position("");
+    record.set_comment("after the actions");
+    const google::protobuf::FieldDescriptor* field = v1::GameRecord::descriptor()->FindFieldByName("actions");
+    std::ostringstream out;
+    JsonMessageStream json(out, field);
+    v1::GameRecord head = record;
+    head.clear_actions();
+    json.Begin(head);
+    for (const v1::Action& a : record.actions()) json.Add(a);
+    json.End(head);
+    EXPECT_EQ(out.str(), MessageToJson(record)) << actions << " actions";
+  }
+  // Nothing but the streamed field, and nothing at all.
+  for (int steps : {0, 1500}) {
+    v1::Replay replay;
+    for (int i = 0; i < steps; ++i) replay.add_actions()->set_index(i);
+    std::ostringstream out;
+    JsonMessageStream json(out, v1::Replay::descriptor()->FindFieldByName("actions"));
+    json.Begin(v1::Replay());
+    for (const v1::ReplayStep& s : replay.actions()) json.Add(s);
+    json.End(v1::Replay());
+    EXPECT_EQ(out.str(), MessageToJson(replay)) << steps << " steps";
+  }
 }
 
 }  // namespace

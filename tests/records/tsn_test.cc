@@ -257,7 +257,7 @@ TEST(TsnTagsTest, RulesetMustResolve) {
 TEST(TsnTagsTest, DigestIsCheckedWhenPresent) {
   ExpectValid("[Ruleset \"finkel\"]\n[Digest \"13f33ad027a00895\"]\n\n1. L 3:0-3\n");
   const v1::Finding f = OnlyFinding("\n[Ruleset \"finkel(pieces=5)\"]\n[Digest \"13f33ad027a00895\"]\n\n1. L 3:0-3\n",
-                                    "ruleset-digest-mismatch", 2, 1);
+                                    "ruleset-digest-mismatch", 3, 1);  // at the Digest tag
   EXPECT_TRUE(absl::StrContains(f.message(), "d14b6d31029590c6")) << f.message();
 }
 
@@ -498,7 +498,7 @@ TEST(TsnTurnsTest, TurnSyntaxErrors) {
       {"no throw", "[Ruleset \"finkel\"]\n\n1. L\n", 3, 1, "a turn needs at least one throw"},
       {"only a comment", "[Ruleset \"finkel\"]\n\n1. L {x}\n", 3, 1, "a turn needs at least one throw"},
       {"no colon", "[Ruleset \"finkel\"]\n\n1. L 3 0-3\n", 3, 7, "expected ':' after the throw"},
-      {"three-digit throw", "[Ruleset \"finkel\"]\n\n1. L 100:0-3\n", 3, 6, "expected a throw"},
+      {"three-digit throw", "[Ruleset \"finkel\"]\n\n1. L 100:0-3\n", 3, 6, "the throw 100 is more than any dice give"},
       {"letters for a throw", "[Ruleset \"finkel\"]\n\n1. L three:0-3\n", 3, 6, "expected a throw"},
       {"no dash", "[Ruleset \"finkel\"]\n\n1. L 3:0 3\n", 3, 9, "expected '-' between the squares"},
       {"no destination", "[Ruleset \"finkel\"]\n\n1. L 3:0-\n", 3, 10, "expected a square"},
@@ -1195,14 +1195,15 @@ TEST(TsnRobustnessTest, BinaryBytes) {
 
 TEST(TsnRobustnessTest, HugeNumbers) {
   const std::string h = "[Ruleset \"finkel\"]\n\n";
-  OnlyFinding(h + "99999999999999999999. L 3:0-3\n", "tsn-syntax", 3, 10);
+  // Each quoted as written, at its first digit.
+  OnlyFinding(h + "99999999999999999999. L 3:0-3\n", "tsn-syntax", 3, 1);
   OnlyFinding(h + "1. L 99999999999999999999:0-3\n", "tsn-syntax", 3, 6);
   OnlyFinding(h + "1. L 3:99999999999999999999-3\n", "tsn-syntax", 3, 8);
-  OnlyFinding(h + "1. L 3:0-3x99999999999999999999\n", "tsn-syntax", 3, 21);
+  OnlyFinding(h + "1. L 3:0-3x99999999999999999999\n", "tsn-syntax", 3, 12);
   OnlyFinding(h + "1. L 4:0-4* 1:4-5\n2. D 4:0-4* 1:4-5x999999999\n", "marker-capture", 4, 13);
   OnlyFinding("[Ruleset \"finkel\"]\n[ThrowOff \"99999999999999999999-1\"]\n", "tsn-syntax", 2, 1);
   OnlyFinding("[Ruleset \"finkel\"]\n[ThrowOff \"2147483647-1\"]\n", "opening-impossible-roll", 1, 1);
-  OnlyFinding(h + "999999999. L 3:0-3\n1000000001. D 2:0-2\n", "tsn-syntax", 4, 10);
+  OnlyFinding(h + "999999999. L 3:0-3\n1000000001. D 2:0-2\n", "tsn-syntax", 4, 1);
 }
 
 TEST(TsnRobustnessTest, TenThousandTurns) {

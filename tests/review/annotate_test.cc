@@ -1083,5 +1083,53 @@ TEST(AnnotateStopTest, WinningChancesStopWhenTold) {
   EXPECT_TRUE(AddWinningChances(record, search, &*annotated, {}, [] { return false; }).ok());
 }
 
+// The streamed annotation (AnnotationSteps, written by JsonMessageStream)
+// is AnnotationToProto of the whole annotation, byte for byte, with and
+// without winning chances, on finished and unfinished games.
+std::string StreamedAnnotationJson(const JudgedRecord& judged, const Evaluator* evaluator) {
+  auto steps = AnnotationSteps::Start(judged, evaluator);
+  EXPECT_TRUE(steps.ok()) << steps.status();
+  if (!steps.ok()) return "";
+  std::ostringstream out;
+  JsonMessageStream json(out, v1::Annotation::descriptor()->FindFieldByName("actions"));
+  json.Begin((*steps)->Head());
+  v1::AnnotatedAction action;
+  while ((*steps)->Next(&action)) json.Add(action);
+  json.End((*steps)->Tail());
+  return out.str();
+}
+
+TEST(AnnotationStepsTest, TheSameAnnotationAsWhole) {
+  const ExactTestEvaluator& exact = Exact2();
+  const Rules& r = exact.rules();
+  for (uint64_t seed = 1; seed <= 12; ++seed) {
+    v1::GameRecord record = RandomGame(r, kTwo, seed);
+    // Every third game unfinished: its first half.
+    const int n = record.actions_size();
+    if (seed % 3 == 0) record.mutable_actions()->DeleteSubrange(n / 2, n - n / 2);
+    const JudgedRecord judged = Judge(record, {}, {.build_replay = false, .keep_positions = true});
+    ASSERT_TRUE(judged.verdict.valid());
+    auto plain = AnnotateRecord(judged);
+    ASSERT_TRUE(plain.ok()) << plain.status();
+    EXPECT_EQ(StreamedAnnotationJson(judged, nullptr), MessageToJson(AnnotationToProto(*plain, kTwo)))
+        << "seed " << seed;
+    AnnotatedRecord valued = MustAnnotateWith(record, exact);
+    EXPECT_EQ(StreamedAnnotationJson(judged, &exact), MessageToJson(AnnotationToProto(valued, kTwo)))
+        << "seed " << seed;
+  }
+}
+
+TEST(AnnotationStepsTest, RefusesWhatAnnotateRecordRefuses) {
+  const ExactTestEvaluator& exact = Exact2();
+  v1::GameRecord record = RandomGame(exact.rules(), kTwo, 5);
+  record.mutable_actions(0)->set_roll(9);
+  const JudgedRecord illegal = Judge(record, {}, {.build_replay = false, .keep_positions = true});
+  EXPECT_EQ(AnnotationSteps::Start(illegal).status(), AnnotateRecord(illegal).status());
+  // An evaluator for other rules.
+  const JudgedRecord finkel = Judge(RandomGame(*MustLoad("finkel"), "finkel", 5), {},
+                                    {.build_replay = false, .keep_positions = true});
+  EXPECT_EQ(AnnotationSteps::Start(finkel, &exact).status().code(), absl::StatusCode::kFailedPrecondition);
+}
+
 }  // namespace
 }  // namespace scribe
