@@ -8,6 +8,7 @@
 #
 # About 30 seconds (ctest label e2e).
 set -euo pipefail
+trap 'rc=$?; echo "memory_test.sh: line $LINENO: \"$BASH_COMMAND\" failed (exit $rc)" >&2' ERR
 scribed="$(realpath "${1:?usage: memory_test.sh SCRIBED SCRIBE}")"
 scribe="$(realpath "${2:?usage: memory_test.sh SCRIBED SCRIBE}")"
 here="$(cd "$(dirname "$0")" && pwd)"
