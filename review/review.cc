@@ -97,6 +97,10 @@ absl::StatusOr<GameReview> ReviewGame(const v1::GameRecord& record, const Annota
   Count(rules, annotated, &review);
 
   double accuracy_sum[2] = {0, 0};
+  // Every candidate, then only the few asked for are kept in the review (a
+  // collection keeps thousands of reviews: no spare capacity in them).
+  std::vector<KeyMove> key_moves;
+  std::vector<TurningPoint> turning_points;
   for (const ActionAnnotation& an : annotated.actions) {
     const ActionValues& v = *an.values;
     PlayerReview& p = review.players[an.player];
@@ -113,7 +117,7 @@ absl::StatusOr<GameReview> ReviewGame(const v1::GameRecord& record, const Annota
     p.mistakes += v.mark == kMarkMistake;
     p.blunders += v.mark == kMarkBlunder;
     if (v.best && v.loss > 0) {
-      review.key_moves.push_back({an.index, an.player, an.roll, annotated.positions[an.index], *an.move, *v.best,
+      key_moves.push_back({an.index, an.player, an.roll, annotated.positions[an.index], *an.move, *v.best,
                                   v.loss, v.mark, v.before, v.throw_value, v.after});
     }
   }
@@ -138,11 +142,10 @@ absl::StatusOr<GameReview> ReviewGame(const v1::GameRecord& record, const Annota
   }
 
   // The costliest decisions first; equal losses in game order.
-  std::stable_sort(review.key_moves.begin(), review.key_moves.end(),
+  std::stable_sort(key_moves.begin(), key_moves.end(),
                    [](const KeyMove& a, const KeyMove& b) { return a.loss > b.loss; });
-  if (review.key_moves.size() > static_cast<size_t>(std::max(0, options.key_moves))) {
-    review.key_moves.resize(std::max(0, options.key_moves));
-  }
+  key_moves.resize(std::min(key_moves.size(), static_cast<size_t>(std::max(0, options.key_moves))));
+  review.key_moves.assign(key_moves.begin(), key_moves.end());
 
   for (const ActionAnnotation& an : annotated.actions) {
     const ActionValues& v = *an.values;
@@ -157,18 +160,14 @@ absl::StatusOr<GameReview> ReviewGame(const v1::GameRecord& record, const Annota
     t.luck = v.luck;
     t.loss = v.loss;
     t.by_dice = std::abs(v.luck) > v.loss;
-    review.turning_points.push_back(t);
+    // Only swings, never a still action.
+    if (t.light_after != t.light_before) turning_points.push_back(t);
   }
   const auto swing = [](const TurningPoint& t) { return std::abs(t.light_after - t.light_before); };
-  std::stable_sort(review.turning_points.begin(), review.turning_points.end(),
+  std::stable_sort(turning_points.begin(), turning_points.end(),
                    [&](const TurningPoint& a, const TurningPoint& b) { return swing(a) > swing(b); });
-  // Only swings, never a still action, and at most the number asked for.
-  while (!review.turning_points.empty() && swing(review.turning_points.back()) <= 0) {
-    review.turning_points.pop_back();
-  }
-  if (review.turning_points.size() > static_cast<size_t>(std::max(0, options.turning_points))) {
-    review.turning_points.resize(std::max(0, options.turning_points));
-  }
+  turning_points.resize(std::min(turning_points.size(), static_cast<size_t>(std::max(0, options.turning_points))));
+  review.turning_points.assign(turning_points.begin(), turning_points.end());
   return review;
 }
 
