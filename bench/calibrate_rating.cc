@@ -4,7 +4,10 @@
 //   - its score against perfect play, as an Elo difference
 //     D = 400 log10(score / (1 - score)), and
 //   - its error rate: the mean loss in winning chance of its decisions
-//     (moves with at least two legal moves), measured by the same table.
+//     (moves with at least two legal moves), measured by the same table in
+//     games against itself: between equals, as reviewed games mostly are
+//     (against perfect play a side is soon far behind, where no move loses
+//     much chance).
 // Elo differences grow faster than error rates, so the rating is fitted as
 // a power law through perfect play (error rate 0, rating kRatingPerfect):
 // D = -scale * ER^exponent (ER in points per decision), by least squares on
@@ -98,24 +101,32 @@ int Run(int argc, char** argv) {
     auto inner = MakeBot(*spec, rules, table, seed);
     auto perfect = MakeBot({BotSpec::Kind::kPerfect}, rules, table);
     if (!inner.ok() || !perfect.ok()) return 2;
-    Measured bot(std::move(*inner), *table);
+    // The score against perfect play.
     Rng dice(seed);
     double score = 0;
     int played = 0;
     for (int g = 0; g < games; ++g) {
       const Side bot_side = g % 2 == 0 ? kLight : kDark;
-      Bot& light = bot_side == kLight ? static_cast<Bot&>(bot) : **perfect;
-      Bot& dark = bot_side == kDark ? static_cast<Bot&>(bot) : **perfect;
+      Bot& light = bot_side == kLight ? **inner : **perfect;
+      Bot& dark = bot_side == kDark ? **inner : **perfect;
       const GameResult r = PlayGame(*rules, light, dark, (g / 2) % 2 == 0 ? kLight : kDark, dice);
       if (!r.winner) continue;
       ++played;
       score += *r.winner == bot_side ? 1.0 : 0.0;
     }
+    // The error rate where reviews meet it: in games between equals (the
+    // bot against itself), not against perfect play, where a side soon far
+    // behind loses little chance whatever it plays.
+    auto twin = MakeBot(*spec, rules, table, seed + 1);
+    if (!twin.ok()) return 2;
+    Measured bot(std::move(*inner), *table);
+    Measured other(std::move(*twin), *table);
+    for (int g = 0; g < games; ++g) PlayGame(*rules, bot, other, g % 2 == 0 ? kLight : kDark, dice);
     const double p = score / played;
     const double d = 400.0 * std::log10(p / (1.0 - p));
-    const double er = 100.0 * bot.error_rate();
+    const double er = 50.0 * (bot.error_rate() + other.error_rate());
     std::printf("| %s | %d | %.4f | %.0f | %ld | %.3f | %.1f%% | %.1f, %.1f, %.1f, %.1f |\n", name.c_str(), played, p,
-                d, bot.decisions(), er, bot.accuracy(), bot.accuracy_at(0), bot.accuracy_at(1), bot.accuracy_at(2),
+                d, bot.decisions() + other.decisions(), er, (bot.accuracy() + other.accuracy()) / 2, bot.accuracy_at(0), bot.accuracy_at(1), bot.accuracy_at(2),
                 bot.accuracy_at(3));
     std::fflush(stdout);
     points.push_back({name, er, d});
