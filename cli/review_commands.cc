@@ -112,6 +112,7 @@ struct FileWork {
   bool judged = false;
   JudgedFile file;
   std::vector<std::optional<CollectionGame>> games;  // by record, in file order
+  std::vector<std::string> json;                      // each game's JSON (a collection as JSON)
   std::atomic<int> left{0};                          // records not yet reviewed
 };
 
@@ -132,6 +133,7 @@ class Reviewer {
     w.file = JudgeFile(w.path, text, InputFormat(o_.from, w.path, text), io_,
                        {.keep_records = true, .referee = {.build_replay = false, .keep_positions = true}});
     w.games.resize(w.file.records.size());
+    if (collection_ && o_.format == "json") w.json.resize(w.file.records.size());
   }
 
   // Reviews record k of file f, writes its page, keeps its review and drops
@@ -177,6 +179,9 @@ class Reviewer {
       if (!WriteOutputFile("review", path, *page)) write_failed_ = true;
     }
     g.review = std::move(*review);
+    // A collection's JSON is written game by game, each by the thread that
+    // reviewed it.
+    if (!w.json.empty()) w.json[k] = MessageToJson(CollectionGameToProto(g));
     w.games[k] = std::move(g);
   }
 
@@ -281,6 +286,7 @@ int CmdReview(const ReviewCommandOptions& o) {
     Reviewer(o, *io, collection, &work).Judge(0);
     records = work[0].file.records.size();
     collection = collection || records > 1;
+    if (collection && o.format == "json") work[0].json.resize(records);
   }
   if (collection && !o.html.empty() && mkdir(o.html.c_str(), 0777) != 0 && errno != EEXIST) {
     std::cerr << "scribe: review: cannot make the folder " << TerminalText(o.html) << ": " << strerror(errno)
@@ -335,12 +341,27 @@ int CmdReview(const ReviewCommandOptions& o) {
     }
     return status;
   }
+  std::vector<std::string> json;
+  for (FileWork& w : work) {
+    for (size_t k = 0; k < w.json.size(); ++k) {
+      if (w.games[k]) json.push_back(std::move(w.json[k]));
+    }
+  }
   CollectionReview summary = SummarizeCollection(std::move(games));
   if (!o.html.empty() && !WriteOutputFile("review", o.html + "/index.html", CollectionPage(summary))) {
     return kExitUsage;
   }
   if (o.format == "json") {
-    std::cout << MessageToJson(CollectionToProto(summary)) << "\n";
+    // MessageToJson(CollectionToProto(summary)), byte for byte: the games
+    // (field 1) first, then the rest as printed without them.
+    CollectionReview rest;
+    rest.players = summary.players;
+    rest.exact = summary.exact;
+    rest.evaluator = summary.evaluator;
+    const std::string tail = MessageToJson(CollectionToProto(rest));
+    std::cout << "{\"games\":[";
+    for (size_t i = 0; i < json.size(); ++i) std::cout << (i ? "," : "") << json[i];
+    std::cout << "]" << (tail.size() > 2 ? "," : "") << tail.substr(1) << "\n";
   } else {
     std::cout << TerminalText(CollectionText(summary), true);
   }

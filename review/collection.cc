@@ -44,18 +44,21 @@ CollectionReview SummarizeCollection(std::vector<CollectionGame> games) {
   return out;
 }
 
+v1::CollectionGame CollectionGameToProto(const CollectionGame& g) {
+  v1::CollectionGame game;
+  game.set_source(g.source);
+  game.set_page(g.page);
+  game.set_event(g.event);
+  game.set_date(g.date);
+  *game.mutable_review() = ReviewToProto(g.review, *g.rules);
+  return game;
+}
+
 v1::CollectionReview CollectionToProto(const CollectionReview& collection) {
   v1::CollectionReview out;
   out.set_exact(collection.exact);
   out.set_evaluator(collection.evaluator);
-  for (const CollectionGame& g : collection.games) {
-    v1::CollectionGame* game = out.add_games();
-    game->set_source(g.source);
-    game->set_page(g.page);
-    game->set_event(g.event);
-    game->set_date(g.date);
-    *game->mutable_review() = ReviewToProto(g.review, *g.rules);
-  }
+  for (const CollectionGame& g : collection.games) *out.add_games() = CollectionGameToProto(g);
   for (const CollectionPlayer& p : collection.players) {
     v1::CollectionPlayer* c = out.add_players();
     c->set_name(p.name);

@@ -57,6 +57,9 @@ std::string CollectionName(const PlayerReview& p);
 
 // As scribe.v1.CollectionReview: every game's review and the players.
 v1::CollectionReview CollectionToProto(const CollectionReview& collection);
+// One game of it, as CollectionToProto writes each (for a caller that
+// converts the games in parallel).
+v1::CollectionGame CollectionGameToProto(const CollectionGame& game);
 
 }  // namespace scribe
 
