@@ -29,19 +29,21 @@ namespace scribe {
 // The accuracy of one decision, in percent, from its loss (a chance in
 // [0, 1]): 100 * exp(-loss_points / kAccuracyScale), loss_points = 100 *
 // loss. 100 for the best move; 1 point lost gives 71.7, 2 give 51.3, 5
-// give 18.9, 10 give 3.6 (docs/review.md: the scale puts the random bot
-// near 70% and the heuristic one above 90% on finkel).
+// give 18.9, 10 give 3.6 (docs/review.md: the scale puts random play near
+// 62% and the bots that think near 90% on finkel).
 inline constexpr double kAccuracyScale = 3.0;
 double DecisionAccuracy(double loss);
 
 // The performance rating of an error rate (mean loss per decision, a
 // chance): kRatingPerfect - kRatingScale * error_rate_points ^
-// kRatingExponent, never below kRatingFloor. Fitted on finkel to the
-// results of the bots of engine/bots.h against perfect play
-// (bench/calibrate_rating.cc, docs/review.md).
+// kRatingExponent, never below kRatingFloor. Fitted on finkel (the full
+// table) to the results of the bots of engine/bots.h against perfect play
+// and their error rates in games between equals
+// (bench/calibrate_rating.cc, docs/review.md): random play is near 970,
+// the heuristic bot near 1800.
 inline constexpr double kRatingPerfect = 2000.0;
-inline constexpr double kRatingScale = 493.5;
-inline constexpr double kRatingExponent = 1.369;
+inline constexpr double kRatingScale = 444.7;
+inline constexpr double kRatingExponent = 0.846;
 inline constexpr double kRatingFloor = 0.0;
 double PerformanceRating(double error_rate);
 

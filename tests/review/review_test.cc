@@ -160,11 +160,11 @@ TEST(ReviewTest, WorkedExampleByHand) {
   // (100 e^(-6/3) + 100 e^(-2/3)) / 2 = (13.53 + 51.34) / 2.
   EXPECT_NEAR(light.accuracy, 32.4376, 1e-4);
   EXPECT_NEAR(light.accuracy, (100 * std::exp(-6 / kAccuracyScale) + 100 * std::exp(-2 / kAccuracyScale)) / 2, 1e-9);
-  // 2000 - 493.5 * 4^1.369 is below the floor.
-  EXPECT_LT(kRatingPerfect - kRatingScale * std::pow(4.0, kRatingExponent), kRatingFloor);
-  EXPECT_DOUBLE_EQ(light.rating, kRatingFloor);
-  // Inside the fitted range: random play's 1.307 points give 1288.
-  EXPECT_NEAR(PerformanceRating(0.01307), 1288.0, 0.5);
+  // 2000 - 444.7 * 4^0.846.
+  EXPECT_NEAR(light.rating, 563.16, 0.01);
+  // Random play's 2.692 points give about 972; far worse play, the floor.
+  EXPECT_NEAR(PerformanceRating(0.02692), 972.2, 0.1);
+  EXPECT_DOUBLE_EQ(PerformanceRating(0.07), kRatingFloor);
   EXPECT_DOUBLE_EQ(PerformanceRating(0), kRatingPerfect);
   EXPECT_EQ(light.mistakes, 1);
   EXPECT_EQ(light.doubtful, 1);
