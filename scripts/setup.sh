@@ -21,6 +21,9 @@ PACKAGES=(
   nginx python3-yaml
   # TLS test certificates, made at test time (tests/e2e/tls_test.sh)
   openssl
+  # peak memory in tests and benchmarks (/usr/bin/time -v: large_records_cli_test,
+  # scripts_test through bench/solve_bench.sh, bench/review_bench.sh)
+  time
   # the review page in a real browser (tests/e2e/review_browser_test.sh):
   # headless chromium, driven by puppeteer-core from npm (tests/e2e/browser)
   chromium
