@@ -1,10 +1,5 @@
 #include "analysis/rgu.h"
 
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <nlohmann/json.hpp>
 
 #include <cerrno>
@@ -14,6 +9,7 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "analysis/mapped_file.h"
 #include "engine/royalur_settings.h"
 #include "engine/ruleset.h"
 #include "engine/status_macros.h"
@@ -34,25 +30,6 @@ uint32_t Be32(const unsigned char* p) {
 uint16_t Be16(const unsigned char* p) { return static_cast<uint16_t>((p[0] << 8) | p[1]); }
 
 // Deeper nesting than any metadata needs (the JSON parser recurses).
-bool TooDeep(absl::string_view text) {
-  int depth = 0;
-  bool in_string = false;
-  for (size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (in_string) {
-      if (c == '\\') ++i;
-      else if (c == '"') in_string = false;
-    } else if (c == '"') {
-      in_string = true;
-    } else if (c == '{' || c == '[') {
-      if (++depth > kMaxJsonDepth) return true;
-    } else if (c == '}' || c == ']') {
-      --depth;
-    }
-  }
-  return false;
-}
-
 struct Metadata {
   RoyalUrSettings settings;
   std::string value_type = "percent16";
@@ -62,10 +39,17 @@ struct Metadata {
 // The metadata's settings; an error says what is wrong with it.
 absl::StatusOr<Metadata> ParseMetadata(absl::string_view text) {
   const auto bad = [](absl::string_view why) { return absl::InvalidArgumentError(why); };
-  if (TooDeep(text)) return bad(absl::StrCat("metadata nests deeper than ", kMaxJsonDepth, " levels"));
   Metadata m;
+  // The parser reports each value's depth: deeper than any metadata is
+  // refused as it is met.
+  struct TooDeep {};
   try {
-    m.json = Json::parse(text.begin(), text.end());
+    m.json = Json::parse(text.begin(), text.end(), [](int depth, Json::parse_event_t, Json&) {
+      if (depth > kMaxJsonDepth) throw TooDeep();
+      return true;
+    });
+  } catch (const TooDeep&) {
+    return bad(absl::StrCat("metadata nests deeper than ", kMaxJsonDepth, " levels"));
   } catch (const Json::exception& e) {
     return bad(absl::StrCat("metadata is not JSON (", e.what(), ")"));
   }
@@ -125,32 +109,10 @@ absl::StatusOr<std::unique_ptr<RguTable>> RguTable::Open(const std::string& path
   const auto bad = [&](absl::string_view why) {
     return absl::InvalidArgumentError(absl::StrCat(path, ": not a usable RoyalUr table (.rgu): ", why));
   };
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    const int e = errno;
-    if (e == ENOENT) return absl::NotFoundError(absl::StrCat(path, ": no such file"));
-    return absl::UnavailableError(absl::StrCat(path, ": cannot open: ", std::strerror(e)));
-  }
-  struct stat st;
-  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    ::close(fd);
-    return bad("not a regular file");
-  }
-  const uint64_t size = static_cast<uint64_t>(st.st_size);
-  if (size < 8) {
-    ::close(fd);
-    return bad(absl::StrCat(size, " bytes, shorter than the magic, version and metadata length (truncated?)"));
-  }
-  void* map = ::mmap(nullptr, size, PROT_READ, MAP_SHARED, fd, 0);
-  ::close(fd);
-  if (map == MAP_FAILED) return absl::UnavailableError(absl::StrCat(path, ": cannot map: ", std::strerror(errno)));
-  const auto* p = static_cast<const unsigned char*>(map);
-  // Unmapped on every way out until the table owns the mapping.
-  struct Unmap {
-    void* map;
-    size_t size;
-    ~Unmap() { if (map != nullptr) ::munmap(map, size); }
-  } guard{map, size};
+  auto file = MappedFile::Open(path, 8, "the magic, version and metadata length");
+  if (!file.ok()) return absl::IsInvalidArgument(file.status()) ? bad(file.status().message()) : file.status();
+  const unsigned char* p = file->data();
+  const uint64_t size = file->size();
 
   if (std::memcmp(p, kRguMagic, 3) != 0) return bad("wrong magic (not RGU)");
   if (p[3] != kRguVersion) return bad(absl::StrCat("format version ", int{p[3]}, ", this build reads 0"));
@@ -248,14 +210,8 @@ absl::StatusOr<std::unique_ptr<RguTable>> RguTable::Open(const std::string& path
   info.seconds = NumberOr(meta->json, "scribe-solve-seconds", 0);
   info.format = "RoyalUr .rgu, version 0, percent16 values";
   info.notes = absl::StrCat("RoyalUr settings ", SettingsText(meta->settings), "; keys: ", k.Describe());
-  table->map_ = map;
-  table->map_bytes_ = size;
-  guard.map = nullptr;
+  table->file_ = std::move(*file);
   return table;
-}
-
-RguTable::~RguTable() {
-  if (map_ != nullptr) ::munmap(map_, map_bytes_);
 }
 
 bool RguTable::Lookup(uint64_t key, uint16_t* value) const {

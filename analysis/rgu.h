@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "analysis/mapped_file.h"
 #include "analysis/rgu_keys.h"
 #include "analysis/table.h"
 
@@ -45,7 +46,6 @@ class RguTable : public SolvedTable {
   // file that is not an .rgu or is damaged; NOT_FOUND when it does not exist.
   static absl::StatusOr<std::unique_ptr<RguTable>> Open(const std::string& path,
                                                         std::shared_ptr<const Rules> expected = nullptr);
-  ~RguTable() override;
 
   uint16_t Stored(uint32_t mover_occ, int mover_off, uint32_t opp_occ, int opp_off) const override;
   // The stored value of a key (light to move); false when the file has none.
@@ -63,8 +63,7 @@ class RguTable : public SolvedTable {
   RoyalUrKeys keys_;
   std::string metadata_;
   std::vector<Map> maps_;
-  void* map_ = nullptr;
-  size_t map_bytes_ = 0;
+  MappedFile file_;  // the file the pointers above point into
 };
 
 // Writes `table`'s values as an .rgu that RoyalUr's tools read: RoyalUr's

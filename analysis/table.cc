@@ -1,7 +1,6 @@
 #include "analysis/table.h"
 
 #include <fcntl.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -141,28 +140,11 @@ absl::StatusOr<std::unique_ptr<TableEvaluator>> TableEvaluator::Open(const std::
   const auto bad = [&](absl::string_view why) {
     return absl::InvalidArgumentError(absl::StrCat(path, ": not a usable Scribe table: ", why));
   };
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    const int e = errno;
-    if (e == ENOENT) return absl::NotFoundError(absl::StrCat(path, ": no such file"));
-    return absl::UnavailableError(absl::StrCat(path, ": cannot open: ", std::strerror(e)));
-  }
-  struct stat st;
-  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    ::close(fd);
-    return bad("not a regular file");
-  }
-  const uint64_t file_bytes = static_cast<uint64_t>(st.st_size);
-  if (file_bytes < kFixedHeader) {
-    ::close(fd);
-    return bad("shorter than a table's header");
-  }
-  void* map = ::mmap(nullptr, file_bytes, PROT_READ, MAP_SHARED, fd, 0);
-  ::close(fd);
-  if (map == MAP_FAILED) return absl::UnavailableError(absl::StrCat(path, ": cannot map: ", std::strerror(errno)));
+  auto file = MappedFile::Open(path, kFixedHeader, "a table's header");
+  if (!file.ok()) return absl::IsInvalidArgument(file.status()) ? bad(file.status().message()) : file.status();
+  const void* map = file->data();
+  const uint64_t file_bytes = file->size();
   auto table = std::unique_ptr<TableEvaluator>(new TableEvaluator());
-  table->map_ = map;
-  table->map_bytes_ = file_bytes;
 
   Header h;
   std::memcpy(&h, map, sizeof(h));
@@ -207,11 +189,8 @@ absl::StatusOr<std::unique_ptr<TableEvaluator>> TableEvaluator::Open(const std::
   table->info_.source = static_cast<TableSource>(h.source);
   table->info_.format = absl::StrCat("Scribe table, version ", kVersion);
   table->info_.entries = h.positions;
+  table->file_ = std::move(*file);
   return table;
-}
-
-TableEvaluator::~TableEvaluator() {
-  if (map_ != nullptr) ::munmap(map_, map_bytes_);
 }
 
 std::string SolvedTable::name() const {

@@ -22,6 +22,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "analysis/mapped_file.h"
 #include "engine/evaluator.h"
 #include "engine/rules.h"
 #include "engine/solver.h"
@@ -96,7 +97,6 @@ class TableEvaluator : public SolvedTable {
   // is truncated or damaged; NOT_FOUND when it does not exist.
   static absl::StatusOr<std::unique_ptr<TableEvaluator>> Open(
       const std::string& path, std::shared_ptr<const Rules> expected = nullptr);
-  ~TableEvaluator() override;
 
   uint16_t Stored(uint32_t mover_occ, int mover_off, uint32_t opp_occ, int opp_off) const override {
     return values_[index_->Rank(mover_occ, mover_off, opp_occ, opp_off)];
@@ -107,8 +107,7 @@ class TableEvaluator : public SolvedTable {
   TableEvaluator() = default;
   std::unique_ptr<StateIndex> index_;
   const uint16_t* values_ = nullptr;
-  void* map_ = nullptr;
-  size_t map_bytes_ = 0;
+  MappedFile file_;  // the file the pointers above point into
 };
 
 }  // namespace scribe

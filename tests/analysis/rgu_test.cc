@@ -283,6 +283,17 @@ std::vector<Damage> Damaged() {
   s = good;
   PutBe32(&s, maps, 2);
   out.push_back({"two maps", s, ""});
+  // Metadata nested past any real one is refused as the parser meets it;
+  // nesting within the limit is parsed (and then is no object).
+  const auto with_metadata = [&](const std::string& meta) {
+    std::string t = good.substr(0, 8) + meta + good.substr(maps);
+    PutBe32(&t, 4, static_cast<uint32_t>(meta.size()));
+    return t;
+  };
+  out.push_back({"metadata nested 100 deep", with_metadata(std::string(100, '[') + std::string(100, ']')),
+                 "metadata nests deeper than 64 levels"});
+  out.push_back({"metadata nested 60 deep", with_metadata(std::string(60, '[') + std::string(60, ']')),
+                 "metadata is not a JSON object"});
   return out;
 }
 
