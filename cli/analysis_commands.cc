@@ -11,7 +11,6 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
-#include "analysis/open_table.h"
 #include "cli/common.h"
 #include "engine/bots.h"
 #include "engine/evaluator.h"
@@ -49,13 +48,6 @@ struct MatchCliOptions {
 int Usage(absl::string_view command, absl::string_view message) {
   std::cerr << "scribe: " << command << ": " << TerminalText(message) << "\n";
   return kExitUsage;
-}
-
-// The solved table of --table (Scribe's or RoyalUr's .rgu), for `rules`.
-absl::StatusOr<std::shared_ptr<const Evaluator>> OpenTableFor(const std::string& path,
-                                                              std::shared_ptr<const Rules> rules) {
-  SCRIBE_ASSIGN_OR_RETURN(std::unique_ptr<SolvedTable> table, OpenTable(path, std::move(rules)));
-  return std::shared_ptr<const Evaluator>(std::move(table));
 }
 
 // A move as TSN writes it, with its markers: x (xN) captures, * another
@@ -101,16 +93,10 @@ int CmdSuggest(const SuggestOptions& o) {
     return Usage("suggest", absl::StrCat("--roll ", o.roll, ": the dice of ", RulesetReference(*rules, o.ruleset),
                                          " cannot throw it (they throw ", Rolls(*rules), ")"));
   }
-  std::shared_ptr<const Evaluator> evaluator;
-  int depth = -1;
-  if (!o.table.empty()) {
-    auto table = OpenTableFor(o.table, rules);
-    if (!table.ok()) return Usage("suggest", absl::StrCat("--table: ", table.status().message()));
-    evaluator = *table;
-  } else {
-    depth = o.depth;
-    evaluator = std::make_shared<SearchEvaluator>(rules, depth);
-  }
+  const int depth = o.table.empty() ? o.depth : -1;
+  auto made = TableOrSearch(o.table, o.depth, rules);
+  if (!made.ok()) return Usage("suggest", made.status().message());
+  const std::shared_ptr<const Evaluator> evaluator = *made;
   const std::vector<ValuedMove> ranked = RankMovesByValue(*evaluator, pos, o.roll);
   const Side me = pos.to_move;
   const std::string name = RulesetReference(*rules, o.ruleset);
@@ -191,7 +177,7 @@ int CmdMatch(const MatchCliOptions& o) {
   }
   if (!o.table.empty()) {
     auto opened = OpenTableFor(o.table, rules);
-    if (!opened.ok()) return Usage("match", absl::StrCat("--table: ", opened.status().message()));
+    if (!opened.ok()) return Usage("match", opened.status().message());
     table = *opened;
   }
   // Each bot its own generator (a random bot's choices), apart from the

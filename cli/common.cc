@@ -13,7 +13,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "analysis/open_table.h"
 #include "engine/ruleset.h"
+#include "engine/search.h"
 #include "engine/status_macros.h"
 #include "records/utf8.h"
 
@@ -352,6 +354,19 @@ absl::StatusOr<RecordIo> ReaderOptions(const std::string& ruleset_ref, bool tile
 int RulesetError(const absl::Status& status) {
   std::cerr << "scribe: ruleset: " << TerminalText(status.message(), /*keep_newlines=*/true) << "\n";
   return kExitUsage;
+}
+
+absl::StatusOr<std::shared_ptr<const Evaluator>> OpenTableFor(const std::string& path,
+                                                              std::shared_ptr<const Rules> rules) {
+  auto table = OpenTable(path, std::move(rules));
+  if (!table.ok()) return absl::Status(table.status().code(), absl::StrCat("--table: ", table.status().message()));
+  return std::shared_ptr<const Evaluator>(std::move(*table));
+}
+
+absl::StatusOr<std::shared_ptr<const Evaluator>> TableOrSearch(const std::string& table, int depth,
+                                                               std::shared_ptr<const Rules> rules) {
+  if (!table.empty()) return OpenTableFor(table, std::move(rules));
+  return std::shared_ptr<const Evaluator>(std::make_shared<SearchEvaluator>(std::move(rules), depth));
 }
 
 }  // namespace scribe

@@ -13,6 +13,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "engine/evaluator.h"
 #include "engine/rules.h"
 #include "records/formats.h"
 
@@ -106,6 +107,17 @@ absl::StatusOr<RecordIo> ReaderOptions(const std::string& ruleset_ref, bool tile
 
 // Prints "scribe: ruleset: <message>" and returns kExitUsage.
 int RulesetError(const absl::Status& status);
+
+// The solved table of --table (Scribe's or RoyalUr's .rgu, told apart by
+// their magic) for `rules`: a table of other rules is FAILED_PRECONDITION
+// naming both; every message starts "--table: ".
+absl::StatusOr<std::shared_ptr<const Evaluator>> OpenTableFor(const std::string& path,
+                                                              std::shared_ptr<const Rules> rules);
+
+// What --table FILE or --depth N ask for: the table when `table` is not
+// empty (as OpenTableFor), else a search of `depth` plies.
+absl::StatusOr<std::shared_ptr<const Evaluator>> TableOrSearch(const std::string& table, int depth,
+                                                               std::shared_ptr<const Rules> rules);
 
 }  // namespace scribe
 

@@ -6,7 +6,6 @@
 #include <string>
 #include <vector>
 
-#include "analysis/open_table.h"
 #include "cli/common.h"
 #include "cli/record_output.h"
 #include "engine/search.h"
@@ -171,20 +170,6 @@ struct AnnotateOptions {
   bool wants_chances() const { return !table.empty() || depth >= 0; }
 };
 
-// The evaluator for a record's rules: a table for other rules is refused
-// (FAILED_PRECONDITION, naming both digests).
-absl::StatusOr<std::unique_ptr<Evaluator>> AnnotateEvaluator(const AnnotateOptions& o,
-                                                             std::shared_ptr<const Rules> rules) {
-  if (!o.table.empty()) {
-    auto table = OpenTable(o.table, std::move(rules));
-    if (!table.ok()) {
-      return absl::Status(table.status().code(), absl::StrCat("--table: ", table.status().message()));
-    }
-    return std::unique_ptr<Evaluator>(std::move(*table));
-  }
-  return std::unique_ptr<Evaluator>(std::make_unique<SearchEvaluator>(std::move(rules), o.depth));
-}
-
 // The exit code of an annotation that failed (a table of other rules is a
 // usage error).
 int AnnotateError(const absl::Status& s) {
@@ -221,12 +206,12 @@ int CmdAnnotate(const AnnotateOptions& o) {
   }
   // One evaluator for the records of a file that share their rules, all
   // made before anything is written.
-  std::vector<std::unique_ptr<Evaluator>> evaluators;
+  std::vector<std::shared_ptr<const Evaluator>> evaluators;
   std::vector<const Evaluator*> evaluator_of(file.records.size(), nullptr);
   for (size_t k = 0; k < file.records.size() && o.wants_chances(); ++k) {
     const std::shared_ptr<const Rules>& rules = file.records[k].verdict.rules;
     if (evaluators.empty() || evaluators.back()->rules().digest != rules->digest) {
-      auto made = AnnotateEvaluator(o, rules);
+      auto made = TableOrSearch(o.table, o.depth, rules);
       if (!made.ok()) {
         std::cerr << "scribe: annotate: " << TerminalText(made.status().message()) << "\n";
         return kExitUsage;

@@ -22,7 +22,6 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "analysis/open_table.h"
 #include "cli/common.h"
 #include "cli/record_output.h"
 #include "engine/search.h"
@@ -65,17 +64,8 @@ class Evaluators {
     for (const auto& e : made_) {
       if (e->rules().digest == rules->digest) return e;
     }
-    std::shared_ptr<const Evaluator> made;
-    if (!o_.table.empty()) {
-      auto table = OpenTable(o_.table, rules);
-      if (!table.ok()) {
-        return absl::Status(table.status().code(), absl::StrCat("--table: ", table.status().message()));
-      }
-      made = std::move(*table);
-    } else {
-      made = std::make_shared<SearchEvaluator>(rules, o_.depth >= 0 ? o_.depth : kDefaultReviewDepth);
-    }
-    made_.push_back(made);
+    auto made = TableOrSearch(o_.table, o_.depth >= 0 ? o_.depth : kDefaultReviewDepth, rules);
+    if (made.ok()) made_.push_back(*made);
     return made;
   }
 
@@ -131,7 +121,7 @@ class Reviewer {
     std::string text;
     if (!w.read_error.empty() || !ReadFile(w.path, &text, &w.read_error)) return;
     w.file = JudgeFile(w.path, text, InputFormat(o_.from, w.path, text), io_,
-                       {.keep_records = true, .referee = {.build_replay = false, .keep_positions = true}});
+                       {.keep_records = true, .referee = {.build_replay = false, .keep_positions = true}, .limits = {}});
     w.games.resize(w.file.records.size());
     if (collection_ && o_.format == "json") w.json.resize(w.file.records.size());
   }
