@@ -1,5 +1,9 @@
 #include "engine/solver.h"
 
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
 #include <algorithm>
 #include <atomic>
 #include <barrier>
@@ -90,16 +94,27 @@ std::vector<PairEntry> AdvancedFirst(const Rules& rules, const StateIndex& index
   return order;
 }
 
-// The same for rules without stacking or auto-placement, on occupancy bits
-// alone (no Position): every successor's rank is found first and its value
-// prefetched, so the memory reads overlap. `mover` and `opp` are the side to
-// move's and the other side's occupied path indices.
-inline double FastBackup(const Rules& rules, const StateIndex& index, const float* values, uint32_t mover,
-                         int mover_off, uint32_t opp, int opp_off) {
-  constexpr int kMaxSucc = 8 * kIndexSlots;
+// A backup for rules without stacking or auto-placement, on occupancy bits
+// alone (no Position), in two steps so that memory reads overlap: Prepare
+// ranks every successor and prefetches its value (and the position's own),
+// Finish reads them. The sweep prepares a few positions ahead of the one it
+// finishes, so the reads of several positions are in flight at once.
+struct PreparedBackup {
+  static constexpr int kMaxSucc = 8 * kIndexSlots;  // (at most 16 outcomes) x (at most 16 moves)
+  uint64_t rank;       // the position's own
+  uint64_t pass_rank;  // the position with the turn passed
   uint64_t succ_rank[kMaxSucc];
   uint8_t succ_flip[kMaxSucc];
   int outcome_end[kMaxRoll + 2];
+  bool wins[kMaxRoll + 2];
+};
+
+// `mover` and `opp` are the side to move's and the other side's occupied
+// path indices.
+inline void Prepare(const Rules& rules, const StateIndex& index, const float* values, uint32_t mover,
+                    int mover_off, uint32_t opp, int opp_off, PreparedBackup* b) {
+  uint64_t* const succ_rank = b->succ_rank;
+  uint8_t* const succ_flip = b->succ_flip;
   int n = 0;
   const int pieces = rules.pieces;
   const int waiting = pieces - mover_off - std::popcount(mover);
@@ -110,9 +125,11 @@ inline double FastBackup(const Rules& rules, const StateIndex& index, const floa
   using Parts = StateIndex::Parts;
   const Parts mover_as_mover = index.MoverParts(mover), mover_as_opp = index.OpponentParts(mover);
   const Parts opp_as_mover = index.MoverParts(opp), opp_as_opp = index.OpponentParts(opp);
-  bool wins[kMaxRoll + 2] = {};
+  b->rank = index.RankParts(mover_as_mover, mover_off, opp_as_opp, opp_off);
+  __builtin_prefetch(values + b->rank);
   const int outcomes = static_cast<int>(rules.outcomes.size());
   for (int k = 0; k < outcomes; ++k) {
+    b->wins[k] = false;
     const int roll = rules.outcomes[k].roll;
     if (roll > 0) {
       uint32_t sources = mover;
@@ -124,7 +141,7 @@ inline double FastBackup(const Rules& rules, const StateIndex& index, const floa
         const int from = d - roll;
         if (d == rules.off) {
           if (mover_off + 1 == pieces) {
-            wins[k] = true;
+            b->wins[k] = true;
             continue;
           }
           succ_rank[n] = index.RankParts(opp_as_mover, opp_off, mover_as_opp ^ index.OpponentBits(from),
@@ -154,31 +171,53 @@ inline double FastBackup(const Rules& rules, const StateIndex& index, const floa
         }
       }
     }
-    outcome_end[k] = n;
+    b->outcome_end[k] = n;
   }
-  const uint64_t pass_rank = index.RankParts(opp_as_mover, opp_off, mover_as_opp, mover_off);
-  __builtin_prefetch(values + pass_rank);
+  b->pass_rank = index.RankParts(opp_as_mover, opp_off, mover_as_opp, mover_off);
+  __builtin_prefetch(values + b->pass_rank);
   for (int i = 0; i < n; ++i) __builtin_prefetch(values + succ_rank[i]);
-  const double pass = 1.0 - Load(values, pass_rank);
+}
+
+inline double Finish(const Rules& rules, const float* values, const PreparedBackup& b) {
+  const double pass = 1.0 - Load(values, b.pass_rank);
   double sum = 0;
   int i = 0;
+  const int outcomes = static_cast<int>(rules.outcomes.size());
   for (int k = 0; k < outcomes; ++k) {
     double best;
-    if (wins[k]) {
+    if (b.wins[k]) {
       best = 1.0;
-      i = outcome_end[k];
-    } else if (i == outcome_end[k]) {
+      i = b.outcome_end[k];
+    } else if (i == b.outcome_end[k]) {
       best = pass;
     } else {
       best = 0;
-      for (; i < outcome_end[k]; ++i) {
-        const double v = Load(values, succ_rank[i]);
-        best = std::max(best, succ_flip[i] ? 1.0 - v : v);
+      for (; i < b.outcome_end[k]; ++i) {
+        const double v = Load(values, b.succ_rank[i]);
+        best = std::max(best, b.succ_flip[i] ? 1.0 - v : v);
       }
     }
     sum += rules.outcomes[k].weight * best;
   }
   return sum / static_cast<double>(1u << rules.dice_count);
+}
+
+// The values are read at random (every successor of every position), so
+// with 4 KiB pages nearly every read of a large table also misses the TLB;
+// 2 MiB pages cut those misses 512-fold. Linux gives them to a range that
+// asks (transparent huge pages in "madvise" mode, Debian's default); the
+// range is not touched yet, so its pages are made huge as they are first
+// written. Elsewhere, or when refused, nothing changes but speed.
+void AskForHugePages(void* data, size_t bytes) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  constexpr uintptr_t kHuge = uintptr_t{2} << 20;
+  const uintptr_t begin = (reinterpret_cast<uintptr_t>(data) + kHuge - 1) & ~(kHuge - 1);
+  const uintptr_t end = (reinterpret_cast<uintptr_t>(data) + bytes) & ~(kHuge - 1);
+  if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+#else
+  (void)data;
+  (void)bytes;
+#endif
 }
 
 }  // namespace
@@ -202,6 +241,7 @@ absl::StatusOr<Solution> Solve(const Rules& rules, const StateIndex& index, cons
   // Hundreds of megabytes for the large rulesets: filled a slice at a time,
   // polling the stop check between slices.
   solution.values.reserve(index.size());
+  AskForHugePages(solution.values.data(), index.size() * sizeof(float));
   while (solution.values.size() < index.size()) {
     if (StopRequested(options.stop)) return Stopped();
     const size_t slice = std::min<size_t>(index.size() - solution.values.size(), size_t{1} << 22);
@@ -303,31 +343,44 @@ absl::StatusOr<Solution> Solve(const Rules& rules, const StateIndex& index, cons
 
       const auto work = [&](int t) {
         Position pos;
+        // The positions prepared ahead of the one finished (fast rules).
+        constexpr size_t kAhead = 8;
+        std::vector<PreparedBackup> ring(fast ? kAhead : 0);
         while (true) {
           PerThread& mine = per_thread[t];
           double delta = 0, cp = 0, pp = 0;
+          const auto update = [&](size_t i, uint64_t rank, double v) {
+            const double d = v - Load(values, rank);
+            delta = std::max(delta, std::fabs(d));
+            cp += d * change[i];
+            pp += static_cast<double>(change[i]) * change[i];
+            change[i] = static_cast<float>(d);
+            Store(values, rank, static_cast<float>(v));
+          };
           for (size_t l = 0; l + 1 < level_begin.size(); ++l) {
             const size_t lb = level_begin[l], size = level_begin[l + 1] - lb;
             const size_t lo = lb + size * t / pool_size, hi = lb + size * (t + 1) / pool_size;
-            for (size_t i = lo; i < hi; ++i) {
-              if (should_stop(i - lo)) break;
-              const PairEntry& e = order[i];
-              const auto& layer = layers[e.layer];
-              const uint64_t rank = index.Rank(e.mover_occ, layer.first, e.opp_occ, layer.second);
-              const double old = Load(values, rank);
-              double v;
-              if (fast) {
-                v = FastBackup(rules, index, values, e.mover_occ, layer.first, e.opp_occ, layer.second);
-              } else {
-                index.FillPosition(e.mover_occ, layer.first, e.opp_occ, layer.second, &pos);
-                v = Backup(rules, index, values, pos);
+            if (fast) {
+              // Position i is prepared kAhead steps before it is finished,
+              // in the slot position i - kAhead has just left.
+              for (size_t i = lo; i < hi + kAhead; ++i) {
+                PreparedBackup& slot = ring[i % kAhead];
+                if (i >= lo + kAhead) update(i - kAhead, slot.rank, Finish(rules, values, slot));
+                if (i < hi) {
+                  if (should_stop(i - lo)) break;
+                  const PairEntry& e = order[i];
+                  const auto& layer = layers[e.layer];
+                  Prepare(rules, index, values, e.mover_occ, layer.first, e.opp_occ, layer.second, &slot);
+                }
               }
-              const double d = v - old;
-              delta = std::max(delta, std::fabs(d));
-              cp += d * change[i];
-              pp += static_cast<double>(change[i]) * change[i];
-              change[i] = static_cast<float>(d);
-              Store(values, rank, static_cast<float>(v));
+            } else {
+              for (size_t i = lo; i < hi; ++i) {
+                if (should_stop(i - lo)) break;
+                const PairEntry& e = order[i];
+                const auto& layer = layers[e.layer];
+                index.FillPosition(e.mover_occ, layer.first, e.opp_occ, layer.second, &pos);
+                update(i, index.Rank(pos), Backup(rules, index, values, pos));
+              }
             }
             if (pool_size > 1) level_done.arrive_and_wait();
           }

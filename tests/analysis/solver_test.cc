@@ -105,7 +105,9 @@ TEST(StateIndexTest, EveryReachablePositionHasItsOwnRank) {
     // Two positions share a rank only as mirror images (other side to move).
     const Position canonical = p.to_move == kLight ? p : Mirror(p);
     auto [it, fresh] = seen.emplace(std::make_pair(r, 0), Key(canonical));
-    if (!fresh) ASSERT_EQ(it->second, Key(canonical));
+    if (!fresh) {
+      ASSERT_EQ(it->second, Key(canonical));
+    }
   }
 }
 
