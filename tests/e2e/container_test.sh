@@ -7,12 +7,16 @@
 #     of examples/finkel-game.json is valid (Node's @grpc/grpc-js client);
 #   - it runs as a non-root user;
 #   - SIGTERM (podman stop) drains it and it exits 0;
-# then removes the container. Prints "N passed, N failed".
+#   - solved tables mounted read-only into a second container (one the
+#     image's own scribe solves, one of RoyalUr's .rgu) are loaded and
+#     serve exact SuggestMoves, the same chances `scribe suggest` gives;
+# then removes the containers. Prints "N passed, N failed".
 # Usage: container_test.sh            (run as root: podman runs rootful here)
 set -uo pipefail
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 NODE_DIR="$ROOT/tests/e2e/node_client"
 TAG="${SCRIBE_IMAGE:-scribe:latest}"
+PY=/usr/bin/python3
 passed=0
 failed=0
 pass() { echo "PASS: $1"; passed=$((passed + 1)); }
@@ -25,10 +29,13 @@ finish() {
 
 tmp="$(mktemp -d "${TMPDIR:-/tmp}/scribe-container-test.XXXXXX")"
 name="scribe-test-$$"
+tables_name="scribe-test-tables-$$"
 cleanup() {
-  if [ -n "${CONTAINERS_CONF:-}" ] && podman container exists "$name" 2>/dev/null; then
-    podman rm -f -t 5 "$name" >/dev/null 2>&1
-  fi
+  for c in "$name" "$tables_name"; do
+    if [ -n "${CONTAINERS_CONF:-}" ] && podman container exists "$c" 2>/dev/null; then
+      podman rm -f -t 5 "$c" >/dev/null 2>&1
+    fi
+  done
   rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -136,4 +143,69 @@ fi
 # 6. Remove it.
 podman rm "$name" >/dev/null 2>&1
 if podman container exists "$name"; then fail "container removed"; else pass "container removed"; fi
+
+# 7. Tables on a read-only volume (docs/deploy.md, "Solved tables"): one
+# solved by the image's own scribe, one of RoyalUr's, given to scribed with
+# --table; a client gets exact SuggestMoves from each.
+mkdir -p "$tmp/tables"
+chmod 777 "$tmp/tables"   # the image's user (10001) writes the solved table
+cp "$ROOT/tests/data/royalur-lut/blitz-2p.rgu" "$tmp/tables/"
+if podman run --rm --network=none -v "$tmp/tables:/tables" --entrypoint /usr/local/bin/scribe "$TAG" \
+     solve --ruleset "finkel(pieces=3)" --out /tables/finkel-3.tbl --quiet >"$tmp/solve.log" 2>&1; then
+  pass "the image's scribe solves finkel(pieces=3) into a mounted folder ($(du -k "$tmp/tables/finkel-3.tbl" | cut -f1) KiB)"
+else
+  fail "the image's scribe solves finkel(pieces=3)" "$(tail -3 "$tmp/solve.log")"
+fi
+if ! podman run -d --name "$tables_name" --network=host -v "$tmp/tables:/tables:ro" "$TAG" \
+     --listen "127.0.0.1:$port" --table /tables/finkel-3.tbl --table /tables/blitz-2p.rgu >/dev/null 2>"$tmp/run.err"; then
+  fail "podman run with the tables" "$(cat "$tmp/run.err")"
+  finish
+fi
+up=0
+for _ in $(seq 1 100); do
+  if grep -q "listening on port $port" <<<"$(podman logs "$tables_name" 2>/dev/null)"; then up=1; break; fi
+  sleep 0.1
+done
+logs="$(podman logs "$tables_name" 2>&1)"
+if [ "$up" = 1 ] && grep -q "table /tables/finkel-3.tbl: " <<<"$logs" && grep -q "table /tables/blitz-2p.rgu: " <<<"$logs"
+then
+  pass "scribed loads both mounted tables ($(grep -c 'INFO scribed: table /tables/' <<<"$logs") logged)"
+else
+  fail "scribed loads both mounted tables" "$(tail -5 <<<"$logs")"
+fi
+cat >"$tmp/suggest.js" <<'JS'
+// node suggest.js ADDRESS ROOT RULESET ROLL: SuggestMoves at the start, as JSON.
+'use strict';
+const path = require('node:path');
+const grpc = require('@grpc/grpc-js');
+const protoLoader = require('@grpc/proto-loader');
+const [address, root, ruleset, roll] = process.argv.slice(2);
+const opts = { keepCase: true, longs: Number, enums: String, defaults: true, oneofs: true,
+  includeDirs: [path.join(root, 'proto'), '/usr/share/grpc-proto', '/usr/include'] };
+const scribe = grpc.loadPackageDefinition(protoLoader.loadSync('scribe/v1/scribe_service.proto', opts));
+const s = new scribe.scribe.v1.ScribeService(address, grpc.credentials.createInsecure());
+s.SuggestMoves({ ruleset: { reference: ruleset }, roll: Number(roll) }, new grpc.Metadata(),
+  { deadline: Date.now() + 10000 }, (e, r) => {
+    if (e) { console.log(`error: ${e.message}`); process.exit(1); }
+    console.log(JSON.stringify({ exact: r.exact, evaluator: r.evaluator,
+      chances: r.moves.map((m) => m.chance.toFixed(6)) }));
+    s.close();
+  });
+JS
+for ruleset_table in "finkel(pieces=3) finkel-3.tbl" "blitz(pieces=2) blitz-2p.rgu"; do
+  read -r ruleset table <<<"$ruleset_table"
+  got="$(NODE_PATH="$NODE_DIR/node_modules" node "$tmp/suggest.js" "127.0.0.1:$port" "$ROOT" "$ruleset" 2 2>&1)"
+  want="$(podman run --rm --network=none -v "$tmp/tables:/tables:ro" --entrypoint /usr/local/bin/scribe "$TAG" \
+            suggest --ruleset "$ruleset" --roll 2 --table "/tables/$table" --format=json 2>&1 |
+          "$PY" -c 'import json, sys; print(" ".join("%.6f" % m["chance"] for m in json.load(sys.stdin)["moves"]))' 2>&1)"
+  got_chances="$("$PY" -c 'import json, sys; d = json.load(sys.stdin); print(d["exact"], " ".join(d["chances"]))' \
+                 <<<"$got" 2>&1)"
+  if [ "$got_chances" = "True $want" ] && [ -n "$want" ]; then
+    pass "SuggestMoves $ruleset, throw 2: exact, from the mounted $table, as scribe suggest ($want)"
+  else
+    fail "SuggestMoves $ruleset from the mounted $table" "got: $got; scribe suggest: $want"
+  fi
+done
+podman stop -t 30 "$tables_name" >/dev/null 2>&1
+podman rm "$tables_name" >/dev/null 2>&1
 finish
