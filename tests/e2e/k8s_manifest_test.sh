@@ -14,7 +14,12 @@
 #     127.0.0.1 and the same port;
 #   - the Service targets the container port and selects the pods;
 #   - the HPA (autoscaling/v2, CPU) scales the Deployment by its name, and
-#     the container requests CPU (utilization needs it).
+#     the container requests CPU (utilization needs it);
+#   - the tables overlay (docker/k8s/tables, kustomize): its JSON patch,
+#     applied here as kustomize would, mounts the claim it defines read-only,
+#     every --table is on that mount, the memory limit is raised; scribed
+#     with the patched args (the mount replaced by a folder holding a table
+#     under each name) loads every table and answers SERVING.
 # Prints "N passed, N failed".
 # Usage: k8s_manifest_test.sh PATH_TO_SCRIBED
 set -uo pipefail
@@ -119,6 +124,70 @@ check(sc.get("runAsNonRoot") is True and str(sc.get("runAsUser")) == uid,
 
 with open(f"{tmp}/args", "w") as f: f.write("\n".join(args) + "\n")
 with open(f"{tmp}/port", "w") as f: f.write(str(port))
+
+# The tables overlay: kustomizations, then the patch applied (RFC 6902 add
+# and replace, what kustomize does with it).
+import copy
+def load_path(path):
+    with open(path) as f:
+        docs = [d for d in yaml.safe_load_all(f) if d]
+    assert len(docs) == 1, f"{path}: one document"
+    return docs[0]
+base_k = load_path(f"{root}/docker/k8s/kustomization.yaml")
+check(sorted(base_k.get("resources", [])) == ["deployment.yaml", "hpa.yaml", "service.yaml"],
+      "docker/k8s/kustomization.yaml lists the three manifests", base_k.get("resources"))
+over = load_path(f"{root}/docker/k8s/tables/kustomization.yaml")
+res = over.get("resources", [])
+check("../" in res or ".." in res, "the tables overlay builds on docker/k8s", res)
+pvc_files = [r for r in res if r not in ("../", "..")]
+pvcs = [load_path(f"{root}/docker/k8s/tables/{r}") for r in pvc_files]
+claims = {p["metadata"]["name"]: p for p in pvcs if p.get("kind") == "PersistentVolumeClaim"}
+check(len(claims) == 1, "the overlay defines one PersistentVolumeClaim", list(claims))
+for claim in claims.values():
+    check("ReadOnlyMany" in claim["spec"].get("accessModes", []), "the claim is ReadOnlyMany (every replica reads it)")
+patches = over.get("patches", [])
+check(len(patches) == 1 and patches[0].get("target", {}).get("kind") == "Deployment"
+      and patches[0]["target"].get("name") == name, f"one patch, of the Deployment {name}", patches)
+def apply(doc, ops):
+    doc = copy.deepcopy(doc)
+    for op in ops:
+        keys = op["path"].lstrip("/").split("/")
+        at = doc
+        for k in keys[:-1]:
+            at = at[int(k)] if isinstance(at, list) else at[k]
+        last = keys[-1]
+        assert op["op"] in ("add", "replace"), op
+        if isinstance(at, list):
+            if last == "-": at.append(op["value"])
+            else: at.insert(int(last), op["value"]) if op["op"] == "add" else at.__setitem__(int(last), op["value"])
+        else:
+            assert op["op"] == "add" or last in at, f"replace of a missing {op['path']}"
+            at[last] = op["value"]
+    return doc
+ops = yaml.safe_load(open(f"{root}/docker/k8s/tables/{patches[0]['path']}"))
+patched = apply(dep, ops)
+pc = patched["spec"]["template"]["spec"]["containers"][0]
+vols = {v["name"]: v for v in patched["spec"]["template"]["spec"].get("volumes", [])}
+mounts = pc.get("volumeMounts", [])
+check(len(mounts) == 1 and mounts[0].get("readOnly") is True, "the container mounts one volume, read-only", mounts)
+mount = mounts[0] if mounts else {}
+vol = vols.get(mount.get("name"), {})
+claim_ref = vol.get("persistentVolumeClaim", {})
+check(claim_ref.get("claimName") in claims and claim_ref.get("readOnly") is True,
+      "the volume is the overlay's claim, read-only", vol)
+targs = [str(a) for a in pc.get("args", [])]
+check(targs[:len(args)] == args, "the patched args keep the base's")
+tables = [targs[i + 1] for i, a in enumerate(targs) if a == "--table" and i + 1 < len(targs)]
+mp = mount.get("mountPath", "/nonexistent").rstrip("/") + "/"
+check(bool(tables) and all(t.startswith(mp) for t in tables), f"every --table is on the mount ({mp})", tables)
+def mib(q):
+    m = re.fullmatch(r"(\d+)(Mi|Gi)", str(q))
+    return int(m.group(1)) * (1024 if m.group(2) == "Gi" else 1) if m else 0
+check(mib(pc["resources"]["limits"]["memory"]) > mib(c["resources"]["limits"]["memory"]),
+      f"the memory limit is raised for the tables ({c['resources']['limits']['memory']} -> "
+      f"{pc['resources']['limits']['memory']})")
+with open(f"{tmp}/tables_args", "w") as f: f.write("\n".join(targs) + "\n")
+with open(f"{tmp}/tables_mount", "w") as f: f.write(mp)
 sys.exit(0 if all(results) else 1)
 PY
 cat "$tmp/parse.out"
@@ -200,5 +269,45 @@ if grep -q "^health-exit 0" <<<"$out"; then pass "grpc.health.v1 answers SERVING
 fi
 if grep -q "^exit 0" <<<"$out"; then pass "scribed exits 0 on SIGTERM (the pod's termination)"; else
   fail "scribed exits 0 on SIGTERM"
+fi
+
+# 4. The tables overlay's args: each --table on the mount is a table here
+# (RoyalUr's 2-piece finkel table, tests/data/royalur-lut, under the name
+# the manifest gives: the format is told by its magic, not its name).
+MOUNT="$(cat "$tmp/tables_mount")"
+mkdir -p "$tmp/tables"
+table_args=()
+tables_named=()
+prev=""
+while IFS= read -r a; do
+  if [ "$prev" = "--table" ]; then
+    local_path="$tmp/tables/${a#"$MOUNT"}"
+    mkdir -p "$(dirname "$local_path")"
+    cp "$ROOT/tests/data/royalur-lut/finkel-2p.rgu" "$local_path"
+    tables_named+=("$local_path")
+    a="$local_path"
+  fi
+  table_args+=("$a"); prev="$a"
+done <"$tmp/tables_args"
+if [ "${runner[0]}" = bash ]; then   # no namespace of its own: the loopback address, as above
+  for i in "${!table_args[@]}"; do
+    if [ "$i" -gt 0 ] && [ "${table_args[$((i - 1))]}" = "--listen" ]; then
+      table_args[$i]="127.0.0.1:${table_args[$i]##*:}"
+    fi
+  done
+fi
+out="$("${runner[@]}" "$SCRIBED" "$NODE_DIR/node_modules" "$tmp" "$PORT" "${table_args[@]}" 2>&1)"
+log="$(cat "$tmp/scribed.log" 2>/dev/null)"
+loaded=0
+for t in "${tables_named[@]}"; do grep -q "table $t: " <<<"$log" && loaded=$((loaded + 1)); done
+if [ "${#tables_named[@]}" -gt 0 ] && [ "$loaded" = "${#tables_named[@]}" ]; then
+  pass "scribed with the tables overlay's args loads its ${#tables_named[@]} table(s)"
+else
+  fail "scribed with the tables overlay's args loads its tables" "$(tail -3 <<<"$log")"
+fi
+if grep -q "^health-exit 0" <<<"$out" && grep -q "^exit 0" <<<"$out"; then
+  pass "with the tables: SERVING on port $PORT, exit 0 on SIGTERM"
+else
+  fail "with the tables: SERVING, exit 0 on SIGTERM" "$out"
 fi
 finish
