@@ -15,6 +15,7 @@
 #include "cli/common.h"
 #include "engine/ruleset.h"
 #include "engine/solver.h"
+#include "engine/state_count.h"
 #include "engine/state_index.h"
 
 namespace scribe {
@@ -27,6 +28,11 @@ struct SolveCliOptions {
   double tolerance = 1e-6;
   double max_memory_gib = 8;
   bool quiet = false;
+};
+
+struct TableCountOptions {
+  std::string ruleset;
+  double max_memory_gib = 8;
 };
 
 struct TableInfoOptions {
@@ -149,6 +155,48 @@ int CmdTableInfo(const TableInfoOptions& args) {
   return kExitOk;
 }
 
+// 10474772403 -> "10,474,772,403".
+std::string Grouped(uint64_t n) {
+  std::string digits = std::to_string(n), out;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out.push_back(',');
+    out.push_back(digits[i]);
+  }
+  return out;
+}
+
+// How big a solve of the rules would be, before trying it.
+int CmdTableCount(const TableCountOptions& args) {
+  auto rules = CliRuleset(args.ruleset);
+  if (!rules.ok()) return RulesetError(rules.status());
+  auto count = CountPositions(**rules);
+  if (!count.ok()) return TableError(count.status().message());
+  const double gib = 1024.0 * 1024 * 1024;
+  const double solve_gib = count->positions * sizeof(float) / gib;
+  auto index = StateIndex::Create(**rules);
+  std::string solvable;
+  if (!index.ok()) {
+    solvable = "no: this build's index cannot rank these rules (docs/analysis.md, \"Rulesets not solved\")";
+  } else if (solve_gib > args.max_memory_gib) {
+    solvable = absl::StrFormat("no: the values need %.1f GiB, more than --max-memory %.1f GiB", solve_gib,
+                               args.max_memory_gib);
+  } else {
+    solvable = absl::StrFormat("yes: scribe solve --ruleset %s (within --max-memory %.1f GiB)",
+                               TerminalText(args.ruleset), args.max_memory_gib);
+  }
+  const int a = count->pair_mover_off, b = count->pair_opponent_off;
+  std::cout << absl::StrFormat(
+      "ruleset      %s\ndigest       %s\npositions    %s (neither side finished, seen from the side to move)\n"
+      "largest pair layers (%d, %d)%s: %s positions (pieces borne off by the mover, by the opponent)\n"
+      "values       %.2f GiB while solving (4 bytes a position); a table of %.2f GiB (2 bytes)\n"
+      "index        %s\nsolvable     %s\n",
+      TerminalText(RulesetName(**rules)), (*rules)->digest, Grouped(count->positions), a, b,
+      a == b ? "" : absl::StrFormat(" and (%d, %d)", b, a), Grouped(count->pair_positions), solve_gib,
+      count->positions * sizeof(uint16_t) / gib,
+      index.ok() ? "ranks these rules" : TerminalText(index.status().message()), solvable);
+  return kExitOk;
+}
+
 // The rules named by --ruleset, or null for the table's own.
 absl::StatusOr<std::shared_ptr<const Rules>> ExpectedRules(const std::string& ruleset) {
   if (ruleset.empty()) return std::shared_ptr<const Rules>();
@@ -203,6 +251,12 @@ void AddSolveCommands(CLI::App& app, CommandRegistry& registry) {
                                 "What a table file holds: ruleset, preset, source, precision, positions, solve",
                                 CmdTableInfo);
   info->add_option("FILE", i.table, "table file (Scribe's or RoyalUr's .rgu)")->required();
+  auto [count, c] = registry.Add(*table, "count",
+                                 "How many positions a ruleset has, and whether a solve of it fits (any ruleset)",
+                                 CmdTableCount);
+  count->add_option("--ruleset", c.ruleset, "ruleset reference or file")->required();
+  count->add_option("--max-memory", c.max_memory_gib, "the memory a solve may use, in GiB (as scribe solve's)")
+      ->check(CLI::PositiveNumber);
   auto [import, im] =
       registry.Add(*table, "import", "A RoyalUr table (.rgu) as a Scribe table file", CmdTableImport);
   import->add_option("FILE", im.table, "RoyalUr table (.rgu)")->required();

@@ -104,6 +104,21 @@ else
   echo "FAIL scribe solve could not make a small table: $(tail -n 5 "$TMP/solve.log")"; failed=$((failed + 1))
 fi
 
+# --- table count: the size of a solve before it is tried -----------------------
+check "table count: finkel, as the index counts it" 0 "^positions    137,870,097 " -- \
+  "$SCRIBE" table count --ruleset finkel
+check "table count: finkel fits" 0 "^solvable     yes: scribe solve --ruleset finkel" -- \
+  "$SCRIBE" table count --ruleset finkel
+check "table count: skiriuk, which the index cannot rank" 0 "^positions    10,474,772,403 " -- \
+  "$SCRIBE" table count --ruleset skiriuk
+check "table count: skiriuk, and why not" 0 "^index        cannot index .*: a path visits a square twice" -- \
+  "$SCRIBE" table count --ruleset skiriuk
+check "table count: turnover's stacks" 0 "^values       2245\.76 GiB while solving" -- \
+  "$SCRIBE" table count --ruleset turnover
+check "table count: masters against a smaller --max-memory" 0 "^solvable     no: the values need 1\.9 GiB, more than --max-memory 1\.0 GiB" -- \
+  "$SCRIBE" table count --ruleset masters --max-memory 1
+check "table count: an unknown ruleset" 2 "ruleset" -- "$SCRIBE" table count --ruleset no-such-rules
+
 # --- match -------------------------------------------------------------------
 check "match: the header says how the games start" 0 \
   "^finkel, 200 games, seed 5 \(light starts the odd games, dark the even ones\)$" -- \
