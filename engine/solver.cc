@@ -70,9 +70,17 @@ int IndexSum(uint32_t occ) {
 }
 
 // The positions of `layers`, by the sum of both sides' path indices,
-// highest first (a counting sort).
+// highest first (a counting sort). Tens of millions of positions for the
+// large rulesets: `stop` is polled every 64 Ki of them, and once it says
+// stop the rest are skipped and nothing is returned.
 std::vector<PairEntry> AdvancedFirst(const Rules& rules, const StateIndex& index,
-                                     const std::vector<std::pair<int, int>>& layers) {
+                                     const std::vector<std::pair<int, int>>& layers, const StopCheck& stop) {
+  bool stopped = false;
+  uint64_t seen = 0;
+  const auto go_on = [&] {
+    if (!stopped && (++seen & 0xffff) == 0 && StopRequested(stop)) stopped = true;
+    return !stopped;
+  };
   const int max_key = 2 * rules.pieces * rules.off;
   std::vector<uint64_t> start(max_key + 2, 0);
   const auto key = [&](int layer, uint32_t mover_occ, uint32_t opp_occ) {
@@ -80,17 +88,20 @@ std::vector<PairEntry> AdvancedFirst(const Rules& rules, const StateIndex& index
   };
   for (int l = 0; l < static_cast<int>(layers.size()); ++l) {
     index.ForEachInLayer(layers[l].first, layers[l].second, [&](uint64_t, uint32_t m, uint32_t o) {
-      ++start[max_key - key(l, m, o) + 1];
+      if (go_on()) ++start[max_key - key(l, m, o) + 1];
     });
   }
+  if (stopped) return {};
   for (int k = 1; k <= max_key + 1; ++k) start[k] += start[k - 1];
   std::vector<PairEntry> order(start[max_key + 1]);
   for (int l = 0; l < static_cast<int>(layers.size()); ++l) {
     index.ForEachInLayer(layers[l].first, layers[l].second, [&](uint64_t, uint32_t m, uint32_t o) {
+      if (!go_on()) return;
       const int k = key(l, m, o);
       order[start[max_key - k]++] = PairEntry{m, o, static_cast<uint16_t>(k), static_cast<uint8_t>(l)};
     });
   }
+  if (stopped) return {};
   return order;
 }
 
@@ -268,7 +279,8 @@ absl::StatusOr<Solution> Solve(const Rules& rules, const StateIndex& index, cons
       // path indices (borne-off pieces count L+1) grows with every move
       // that captures nothing, so one in-place sweep in this order sees
       // this sweep's value for every such move's result.
-      const std::vector<PairEntry> order = AdvancedFirst(rules, index, layers);
+      const std::vector<PairEntry> order = AdvancedFirst(rules, index, layers, options.stop);
+      if (order.size() != pair_size) return Stopped();  // (only a stop leaves it short)
 
       // Sweeps go level by level (one level: one sum of path indices): a
       // level's positions depend on each other only through passes, so the
