@@ -8,8 +8,8 @@
 #  2. the unit tests again, built with AddressSanitizer and
 #     UndefinedBehaviorSanitizer;
 #  3. every fuzz target under the sanitizers (FUZZ_SECONDS each, default 20);
-#  4. the container: the image is built with podman (its build runs the unit
-#     tests) and a client reaches the server inside it.
+#  4. the container: the image is built with podman (its build runs the
+#     command-line tests) and a client reaches the server inside it.
 set -euo pipefail
 set -E  # the ERR trap in functions and subshells too: a failing step says what failed
 trap 'rc=$?; echo "test.sh: line $LINENO: \"$BASH_COMMAND\" failed (exit $rc)" >&2' ERR
