@@ -39,6 +39,15 @@ cleanup() {
   rm -rf "$tmp"
 }
 trap cleanup EXIT
+# listening CONTAINER: whether scribed in it logs that it listens on $port
+# within 10 s.
+listening() {
+  for _ in $(seq 1 100); do
+    if grep -q "listening on port $port" <<<"$(podman logs "$1" 2>/dev/null)"; then return 0; fi
+    sleep 0.1
+  done
+  return 1
+}
 
 # 1. The image.
 start=$(date +%s)
@@ -97,12 +106,7 @@ if ! podman run -d --name "$name" --network=host "$TAG" --listen "127.0.0.1:$por
   fail "podman run" "$(cat "$tmp/run.err")"
   finish
 fi
-up=0
-for _ in $(seq 1 100); do
-  if grep -q "listening on port $port" <<<"$(podman logs "$name" 2>/dev/null)"; then up=1; break; fi
-  sleep 0.1
-done
-if [ "$up" = 1 ]; then pass "scribed in the container listens on 127.0.0.1:$port"; else
+if listening "$name"; then pass "scribed in the container listens on 127.0.0.1:$port"; else
   fail "scribed in the container listens on 127.0.0.1:$port" "$(podman logs "$name" 2>&1 | tail -5)"
 fi
 
@@ -161,11 +165,7 @@ if ! podman run -d --name "$tables_name" --network=host -v "$tmp/tables:/tables:
   fail "podman run with the tables" "$(cat "$tmp/run.err")"
   finish
 fi
-up=0
-for _ in $(seq 1 100); do
-  if grep -q "listening on port $port" <<<"$(podman logs "$tables_name" 2>/dev/null)"; then up=1; break; fi
-  sleep 0.1
-done
+listening "$tables_name" && up=1 || up=0
 logs="$(podman logs "$tables_name" 2>&1)"
 if [ "$up" = 1 ] && grep -q "table /tables/finkel-3.tbl: " <<<"$logs" && grep -q "table /tables/blitz-2p.rgu: " <<<"$logs"
 then

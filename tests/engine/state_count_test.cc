@@ -15,15 +15,10 @@
 #include "engine/state_count.h"
 #include "engine/state_index.h"
 #include "gtest/gtest.h"
+#include "tests/common/test_rules.h"
 
 namespace scribe {
 namespace {
-
-std::shared_ptr<const Rules> Load(const std::string& ref) {
-  auto rules = LoadRuleset(ref);
-  EXPECT_TRUE(rules.ok()) << ref << ": " << rules.status();
-  return *rules;
-}
 
 uint64_t Count(const Rules& rules) {
   auto count = CountPositions(rules);
@@ -112,7 +107,7 @@ TEST(StateCountTest, EqualsTheIndexWhereTheIndexRanksTheRules) {
   for (const char* ref : {"finkel", "masters", "blitz", "sawah", "sawah-tablet", "sawah-marks", "finkel-blank4",
                           "finkel(pieces=3)", "masters(pieces=2)",
                           "finkel(pieces=5, capture_extra_roll=true)"}) {
-    auto rules = Load(ref);
+    auto rules = MustLoad(ref);
     auto index = StateIndex::Create(*rules);
     ASSERT_TRUE(index.ok()) << ref << ": " << index.status();
     auto count = CountPositions(*rules);
@@ -128,25 +123,25 @@ TEST(StateCountTest, EqualsTheIndexWhereTheIndexRanksTheRules) {
 
 TEST(StateCountTest, TheFullPresetsTheIndexCannotRank) {
   // docs/analysis.md quotes these.
-  EXPECT_EQ(Count(*Load("finkel")), 137870097u);
-  EXPECT_EQ(Count(*Load("masters")), 500929993u);
-  EXPECT_EQ(Count(*Load("skiriuk")), 10474772403u);
-  EXPECT_EQ(Count(*Load("murray")), 107965167229u);
-  EXPECT_EQ(Count(*Load("turnover")), 602840473137u);
+  EXPECT_EQ(Count(*MustLoad("finkel")), 137870097u);
+  EXPECT_EQ(Count(*MustLoad("masters")), 500929993u);
+  EXPECT_EQ(Count(*MustLoad("skiriuk")), 10474772403u);
+  EXPECT_EQ(Count(*MustLoad("murray")), 107965167229u);
+  EXPECT_EQ(Count(*MustLoad("turnover")), 602840473137u);
 }
 
 TEST(StateCountTest, EqualsABruteForceOfEveryPlacement) {
   for (const char* ref : {"skiriuk(pieces=1)", "skiriuk(pieces=2)", "murray(pieces=1)", "murray(pieces=2)",
                           "turnover(pieces=1)", "turnover(pieces=2)", "finkel(pieces=2)",
                           "finkel(pieces=2, safe_shared=true)", "masters(pieces=3)"}) {
-    auto rules = Load(ref);
+    auto rules = MustLoad(ref);
     EXPECT_EQ(Count(*rules), BruteForce(*rules)) << ref;
   }
 }
 
 TEST(StateCountTest, EveryReachablePositionIsCounted) {
   for (const char* ref : {"skiriuk(pieces=2)", "murray(pieces=2)", "turnover(pieces=2)", "finkel(pieces=2)"}) {
-    auto rules = Load(ref);
+    auto rules = MustLoad(ref);
     const std::set<std::string> reachable = Reachable(*rules);
     const uint64_t counted = Count(*rules);
     EXPECT_LE(reachable.size(), counted) << ref;
