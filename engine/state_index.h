@@ -105,6 +105,56 @@ class StateIndex {
            (pattern * am + subset_rank_[mover.priv]) * ao + subset_rank_[opp.priv];
   }
 
+  // Ranks of positions that share the mover's parts and both borne-off
+  // counts and differ only in the opponent's (the solver's successors of
+  // one position by the moves that pass the turn and capture nothing):
+  // the mover's share of RankParts is done once, and the opponent's shared
+  // slots, compressed into the slots the mover leaves, are kept up to date
+  // a moved piece at a time instead of compressed again.
+  class FixedMover {
+   public:
+    FixedMover(const StateIndex& index, Parts mover, int mover_off, int opp_off)
+        : index_(index), ms_(mover.shared) {
+      const int x = std::popcount(ms_);
+      const int layer = mover_off * index.pieces_ + opp_off;
+      no_ = index.pieces_ - opp_off;
+      free_slots_ = index.shared_ - x;
+      colex_ms_ = index.colex_[ms_];
+      am_ = index.subsets_upto_[index.pieces_ - mover_off - x];
+      mover_priv_rank_ = index.subset_rank_[mover.priv];
+      base_ = index.layer_begin_[layer];
+      groups_ = &index.group_begin_[(layer * kMaxGroup + x) * kMaxGroup];
+    }
+    // The compressed form of an opponent's shared slots (disjoint from the
+    // mover's).
+    uint32_t Compress(uint32_t opp_shared) const {
+      uint32_t c = 0;
+      for (uint32_t b = opp_shared; b; b &= b - 1) c |= CompressBit(b & (~b + 1));
+      return c;
+    }
+    // The same for one slot's bit (0: none).
+    uint32_t CompressBit(uint32_t bit) const {
+      return bit == 0 ? 0u : 1u << (std::countr_zero(bit) - std::popcount(ms_ & (bit - 1)));
+    }
+    // RankParts(mover, mover_off, opp, opp_off), with `compressed` =
+    // Compress(opp.shared).
+    uint64_t Rank(Parts opp, uint32_t compressed) const {
+      const int y = std::popcount(opp.shared);
+      const uint64_t ao = index_.subsets_upto_[no_ - y];
+      const uint64_t pattern = static_cast<uint64_t>(colex_ms_) * index_.Choose(free_slots_, y) +
+                               index_.colex_[compressed];
+      return base_ + groups_[y] + (pattern * am_ + mover_priv_rank_) * ao + index_.subset_rank_[opp.priv];
+    }
+
+   private:
+    const StateIndex& index_;
+    uint32_t ms_;
+    int no_ = 0, free_slots_ = 0;
+    uint32_t colex_ms_ = 0;
+    uint64_t am_ = 0, mover_priv_rank_ = 0, base_ = 0;
+    const uint64_t* groups_ = nullptr;
+  };
+
   // The position of a rank: the mover is light and to move.
   Position Unrank(uint64_t rank) const;
 

@@ -74,6 +74,48 @@ TEST(StateIndexTest, RankInvertsUnrankForEveryPosition) {
   }
 }
 
+// The solver's shortcut for successors that keep the mover's parts: the
+// same rank as RankParts for every position with the opponent's pieces
+// moved one step of any length, and the compressed slots kept up to date
+// a piece at a time equal those compressed again.
+TEST(StateIndexTest, FixedMoverRanksAsRankParts) {
+  for (const char* ref : {"finkel(pieces=3)", "masters(pieces=3)", "sawah-tablet(pieces=2)"}) {
+    auto rules = Load(ref);
+    auto index = StateIndex::Create(*rules);
+    ASSERT_TRUE(index.ok()) << ref;
+    const StateIndex& x = **index;
+    const int off = rules->off;
+    uint64_t checked = 0;
+    for (uint64_t r = 0; r < x.size(); r += 7) {
+      const Position p = x.Unrank(r);
+      const uint32_t m = p.occ[kLight], o = p.occ[kDark];
+      const int m_off = p.count[kLight][off], o_off = p.count[kDark][off];
+      // The successors' mover is the opponent; the mover becomes the opponent.
+      const StateIndex::FixedMover fixed(x, x.MoverParts(o), o_off, m_off);
+      const StateIndex::Parts base = x.OpponentParts(m);
+      const uint32_t compressed = fixed.Compress(base.shared);
+      ASSERT_EQ(fixed.Rank(base, compressed), x.RankParts(x.MoverParts(o), o_off, base, m_off)) << ref << " " << r;
+      const int waiting = rules->pieces - m_off - std::popcount(m);
+      for (int from = waiting > 0 ? 0 : 1; from <= rules->path_length; ++from) {
+        if (from > 0 && !((m >> from) & 1u)) continue;
+        for (int to = from + 1; to <= rules->path_length; ++to) {
+          if ((m >> to) & 1u) continue;
+          if (rules->opp_overlap[kLight][to] & o) continue;  // a capture: not this shortcut's
+          const uint32_t moved = (m & ~(1u << from)) | (1u << to);
+          const StateIndex::Parts a = x.OpponentBits(from), b = x.OpponentBits(to);
+          const StateIndex::Parts parts = base ^ a ^ b;
+          ASSERT_EQ(parts.shared, x.OpponentParts(moved).shared);
+          const uint32_t step = compressed ^ fixed.CompressBit(a.shared) ^ fixed.CompressBit(b.shared);
+          ASSERT_EQ(step, fixed.Compress(parts.shared)) << ref;
+          ASSERT_EQ(fixed.Rank(parts, step), x.Rank(o, o_off, moved, m_off)) << ref << " " << r;
+          ++checked;
+        }
+      }
+    }
+    EXPECT_GT(checked, 1000u) << ref;
+  }
+}
+
 TEST(StateIndexTest, LayersEnumerateInRankOrder) {
   auto rules = Load("masters(pieces=3)");
   auto index = StateIndex::Create(*rules);
