@@ -238,20 +238,28 @@ NODE_PATH="$node_path" node "$tmp/health.js" "127.0.0.1:$port"
 echo "health-exit $?"
 kill -TERM "$pid"; wait "$pid"; echo "exit $?"
 SH
-if unshare -n true 2>/dev/null; then
-  where="its own network namespace (unshare -n), args unchanged"
-  run_args=("${ARGS[@]}")
-  runner=(unshare -n bash "$tmp/run.sh")
-else
-  where="host loopback, --listen's address replaced by 127.0.0.1"
+# runner_args ARGS...: the args as the runner takes them, in run_args: as
+# they are in a namespace of scribed's own, else with --listen's address
+# replaced by 127.0.0.1.
+runner_args() {
   run_args=()
-  prev=""
-  for a in "${ARGS[@]}"; do
-    if [ "$prev" = "--listen" ]; then a="127.0.0.1:${a##*:}"; fi
-    case "$a" in --listen=*) a="--listen=127.0.0.1:${a##*:}" ;; esac
+  local prev="" a
+  for a in "$@"; do
+    if [ "${runner[0]}" = bash ]; then
+      if [ "$prev" = "--listen" ]; then a="127.0.0.1:${a##*:}"; fi
+      case "$a" in --listen=*) a="--listen=127.0.0.1:${a##*:}" ;; esac
+    fi
     run_args+=("$a"); prev="$a"
   done
+}
+if unshare -n true 2>/dev/null; then
+  where="its own network namespace (unshare -n), args unchanged"
+  runner=(unshare -n bash "$tmp/run.sh")
+  runner_args "${ARGS[@]}"
+else
+  where="host loopback, --listen's address replaced by 127.0.0.1"
   runner=(bash "$tmp/run.sh")
+  runner_args "${ARGS[@]}"
   if (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; then
     echo "SKIP: port $PORT is busy on this machine's loopback (another scribed or service holds it)," \
          "and unshare -n is unavailable to give scribed a namespace of its own; the port check cannot run here"
@@ -289,14 +297,8 @@ while IFS= read -r a; do
   fi
   table_args+=("$a"); prev="$a"
 done <"$tmp/tables_args"
-if [ "${runner[0]}" = bash ]; then   # no namespace of its own: the loopback address, as above
-  for i in "${!table_args[@]}"; do
-    if [ "$i" -gt 0 ] && [ "${table_args[$((i - 1))]}" = "--listen" ]; then
-      table_args[$i]="127.0.0.1:${table_args[$i]##*:}"
-    fi
-  done
-fi
-out="$("${runner[@]}" "$SCRIBED" "$NODE_DIR/node_modules" "$tmp" "$PORT" "${table_args[@]}" 2>&1)"
+runner_args "${table_args[@]}"
+out="$("${runner[@]}" "$SCRIBED" "$NODE_DIR/node_modules" "$tmp" "$PORT" "${run_args[@]}" 2>&1)"
 log="$(cat "$tmp/scribed.log" 2>/dev/null)"
 loaded=0
 for t in "${tables_named[@]}"; do grep -q "table $t: " <<<"$log" && loaded=$((loaded + 1)); done
