@@ -117,6 +117,10 @@ check "table count: turnover's stacks" 0 "^values       2245\.76 GiB while solvi
   "$SCRIBE" table count --ruleset turnover
 check "table count: masters against a smaller --max-memory" 0 "^solvable     no: the values need 1\.9 GiB, more than --max-memory 1\.0 GiB" -- \
   "$SCRIBE" table count --ruleset masters --max-memory 1
+check "table count: the largest ruleset accepted (stacks of 15 pieces) counts without overflow" 0 \
+  "^positions    2,411,870,474,436,677,057 " -- "$SCRIBE" table count --ruleset "turnover(pieces=15)"
+check "table count: one piece more is refused by the ruleset" 2 "pieces: 16 is out of range: 1 to 15" -- \
+  "$SCRIBE" table count --ruleset "turnover(pieces=16)"
 check "table count: an unknown ruleset" 2 "ruleset" -- "$SCRIBE" table count --ruleset no-such-rules
 
 # --- match -------------------------------------------------------------------
