@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Configures and builds into the folder given (default: build).
-# Extra arguments go to CMake, e.g. scripts/build.sh build-asan -DSCRIBE_SANITIZE=ON
+# Extra arguments go to CMake, e.g. scripts/build.sh build-debug -DCMAKE_BUILD_TYPE=Debug
 set -euo pipefail
 set -E  # the ERR trap in functions and subshells too: a failing step says what failed
 trap 'rc=$?; echo "build.sh: line $LINENO: \"$BASH_COMMAND\" failed (exit $rc)" >&2' ERR

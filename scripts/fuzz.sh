@@ -6,27 +6,49 @@
 #     corpus fuzz/corpus/<target>/ (the committed corpus never grows), two
 #     targets at a time.
 # Exits 1 on any finding, printing the input's path; 0 when nothing broke.
+# The table at the end gives, per target: executions, executions per
+# second, coverage (cov, ft), the corpus before and after (files), the CPU
+# seconds it had (on a shared machine, less than SECONDS) and its peak RSS.
 #
 #   scripts/fuzz.sh [SECONDS]
+#   scripts/fuzz.sh --build   # configure and build all of build-fuzz (the
+#                             # unit tests too, scripts/test.sh runs them
+#                             # there: one sanitizer build serves both), stop
 # Environment: FUZZ_JOBS (targets at a time, default 2), FUZZ_TARGETS
-# (space-separated names, default all).
+# (space-separated names, default all), FUZZ_RUN_DIR (where each target's
+# log, grown corpus and findings go; default build-fuzz/fuzz-run, emptied
+# first), FUZZ_NICE (niceness of the fuzzers, default 0).
+#
+# A long run whose new inputs are kept (the committed corpus gains only
+# inputs that add coverage, by libFuzzer's -merge=1):
+#   FUZZ_RUN_DIR=/tmp/fuzz-long scripts/fuzz.sh 1800
+#   build-fuzz/fuzz/T -merge=1 fuzz/corpus/T /tmp/fuzz-long/T/corpus
 set -euo pipefail
 set -E  # the ERR trap in functions and subshells too: a failing step says what failed
 trap 'rc=$?; echo "fuzz.sh: line $LINENO: \"$BASH_COMMAND\" failed (exit $rc)" >&2' ERR
 cd "$(dirname "$0")/.."
 seconds="${1:-60}"
-if ! [[ "$seconds" =~ ^[0-9]+$ ]] || [ "$seconds" -lt 1 ]; then
-  echo "usage: scripts/fuzz.sh [SECONDS]" >&2
+build_only=0
+if [ "$seconds" = --build ]; then
+  build_only=1
+elif ! [[ "$seconds" =~ ^[0-9]+$ ]] || [ "$seconds" -lt 1 ]; then
+  echo "usage: scripts/fuzz.sh [SECONDS | --build]" >&2
   exit 2
 fi
 parallel="${FUZZ_JOBS:-2}"
 build=build-fuzz
-run_dir="$build/fuzz-run"
+run_dir="${FUZZ_RUN_DIR:-$build/fuzz-run}"
+niceness="${FUZZ_NICE:-0}"
 
-# Assertions stay on (no -DNDEBUG): they are checks the fuzzer can trip.
+# Assertions stay on (no -DNDEBUG): they are checks the fuzzer can trip,
+# and the unit tests built here run with them.
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g" -DCMAKE_CXX_COMPILER=clang++-14 \
-  -DSCRIBE_FUZZ=ON -DSCRIBE_SANITIZE=ON -DSCRIBE_TESTS=OFF -DSCRIBE_BENCHMARKS=OFF >/dev/null
+  -DSCRIBE_FUZZ=ON -DSCRIBE_SANITIZE=ON -DSCRIBE_TESTS=ON -DSCRIBE_BENCHMARKS=OFF >/dev/null
+if [ "$build_only" = 1 ]; then
+  cmake --build "$build" -j "$(nproc 2>/dev/null || echo 2)"
+  exit 0
+fi
 cmake --build "$build" -j "$(nproc 2>/dev/null || echo 2)" --target fuzz_targets
 
 if [ -n "${FUZZ_TARGETS:-}" ]; then
@@ -65,11 +87,15 @@ fuzz_one() {
   cp -r "fuzz/corpus/$t/." "$dir/corpus/"
   local dict=()
   [ -f "fuzz/dict/$t.dict" ] && dict=("-dict=fuzz/dict/$t.dict")
+  find "$dir/corpus" -type f | wc -l >"$dir/corpus-start"
   local rc=0
-  "$build/fuzz/$t" "$dir/corpus" "${dict[@]}" -max_total_time="$seconds" -max_len=65536 \
+  local timer=()
+  [ -x /usr/bin/time ] && timer=(/usr/bin/time -o "$dir/time" -f "%U %S %M")
+  nice -n "$niceness" "${timer[@]}" "$build/fuzz/$t" "$dir/corpus" "${dict[@]}" -max_total_time="$seconds" -max_len=65536 \
     -rss_limit_mb=2048 -timeout=30 -print_final_stats=1 -artifact_prefix="$dir/findings/" \
     >"$dir/log" 2>&1 || rc=$?
   echo "$rc" >"$dir/rc"
+  find "$dir/corpus" -type f | wc -l >"$dir/corpus-end"
 }
 for t in "${targets[@]}"; do
   while [ "$(jobs -rp | wc -l)" -ge "$parallel" ]; do wait -n || true; done
@@ -78,7 +104,7 @@ for t in "${targets[@]}"; do
 done
 wait
 
-printf '%-24s %10s %8s %8s %8s %s\n' target execs exec/s cov ft result
+printf '%-24s %10s %8s %6s %6s %11s %6s %7s %s\n' target execs exec/s cov ft corpus cpu-s rss-mb result
 for t in "${targets[@]}"; do
   dir="$run_dir/$t"
   rc="$(cat "$dir/rc" 2>/dev/null || echo missing)"
@@ -87,9 +113,17 @@ for t in "${targets[@]}"; do
   last="$(grep -E '^#[0-9]+[[:space:]]+(DONE|pulse|NEW|REDUCE|INITED)' "$dir/log" | tail -1 || true)"
   cov="$(sed -n 's/.* cov: \([0-9]*\).*/\1/p' <<<"$last")"
   ft="$(sed -n 's/.* ft: \([0-9]*\).*/\1/p' <<<"$last")"
+  corpus="$(cat "$dir/corpus-start" 2>/dev/null || echo ?)->$(cat "$dir/corpus-end" 2>/dev/null || echo ?)"
+  cpu=? rss=?
+  if [ -s "$dir/time" ]; then
+    read -r user sys kb < <(tail -1 "$dir/time")
+    cpu="$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.0f", u + s }')"
+    rss="$(( kb / 1024 ))"
+  fi
   result=ok
   [ "$rc" = 0 ] || result="FAILED (exit $rc)"
-  printf '%-24s %10s %8s %8s %8s %s\n' "$t" "${execs:-?}" "${rate:-?}" "${cov:-?}" "${ft:-?}" "$result"
+  printf '%-24s %10s %8s %6s %6s %11s %6s %7s %s\n' "$t" "${execs:-?}" "${rate:-?}" "${cov:-?}" "${ft:-?}" \
+    "$corpus" "$cpu" "$rss" "$result"
 done
 for t in "${targets[@]}"; do
   dir="$run_dir/$t"

@@ -5,8 +5,9 @@
 #     process), the command line end to end, the review page in headless
 #     chromium, and the real server driven by a Node gRPC client, under
 #     overload, behind nginx, against its Kubernetes manifests;
-#  2. the unit tests again, built with AddressSanitizer and
-#     UndefinedBehaviorSanitizer;
+#  2. the unit tests again, built by clang with AddressSanitizer and
+#     UndefinedBehaviorSanitizer (and assertions on), in the build the fuzz
+#     targets come from: one sanitizer build serves both;
 #  3. every fuzz target under the sanitizers (FUZZ_SECONDS each, default 20);
 #  4. the container: the image is built with podman (its build runs the
 #     command-line tests) and a client reaches the server inside it.
@@ -25,9 +26,9 @@ tests/e2e/browser/install.sh
 ctest --test-dir build --output-on-failure -j "$jobs" -LE container
 
 echo "== unit tests under AddressSanitizer and UndefinedBehaviorSanitizer"
-scripts/build.sh build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSCRIBE_SANITIZE=ON -DSCRIBE_BENCHMARKS=OFF
+scripts/fuzz.sh --build
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-  ctest --test-dir build-asan --output-on-failure -j "$jobs" -L unit
+  ctest --test-dir build-fuzz --output-on-failure -j "$jobs" -L unit
 
 echo "== fuzz targets under AddressSanitizer and UndefinedBehaviorSanitizer"
 scripts/fuzz.sh "${FUZZ_SECONDS:-20}"
