@@ -21,7 +21,6 @@ void BM_RandomPlayout(benchmark::State& state, const char* reference) {
   const Position start = StartPosition(rules);
   int64_t throws = 0;
   int64_t games = 0;
-  MoveList moves;
   for (auto _ : state) {
     Position pos = start;
     while (!IsOver(rules, pos)) {
@@ -30,13 +29,14 @@ void BM_RandomPlayout(benchmark::State& state, const char* reference) {
       const uint64_t r = rng.Next();
       const int roll = rules.roll_for_bits[r >> (64 - rules.dice_count)];
       ++throws;
-      LegalMoves(rules, pos, roll, &moves);
-      if (moves.empty()) {
+      const LegalSet legal = LegalDestinations(rules, pos, roll);
+      const int n = LegalCount(legal);
+      if (n == 0) {
         PassTurn(&pos);
         continue;
       }
-      const uint64_t choice = ((r & 0xffffffffu) * static_cast<uint64_t>(moves.size())) >> 32;
-      ApplyMove(rules, &pos, moves[static_cast<int>(choice)]);
+      const uint64_t choice = ((r & 0xffffffffu) * static_cast<uint64_t>(n)) >> 32;
+      ApplyMove(rules, &pos, NthLegalMove(rules, legal, roll, static_cast<int>(choice)));
     }
     benchmark::DoNotOptimize(pos);
     ++games;

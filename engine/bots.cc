@@ -45,10 +45,10 @@ std::optional<Move> HeuristicBot::Choose(const Position& pos, int roll) {
 RandomBot::RandomBot(std::shared_ptr<const Rules> rules, uint64_t seed) : rules_(std::move(rules)), rng_(seed) {}
 
 std::optional<Move> RandomBot::Choose(const Position& pos, int roll) {
-  MoveList moves;
-  LegalMoves(*rules_, pos, roll, &moves);
-  if (moves.empty()) return std::nullopt;
-  return moves[rng_.Below(moves.size())];
+  const LegalSet legal = LegalDestinations(*rules_, pos, roll);
+  const int n = LegalCount(legal);
+  if (n == 0) return std::nullopt;
+  return NthLegalMove(*rules_, legal, roll, rng_.Below(n));
 }
 
 std::string BotSpec::ToString() const {

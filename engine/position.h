@@ -71,6 +71,14 @@ struct LegalSet {
 };
 LegalSet LegalDestinations(const Rules& rules, const Position& pos, int roll);
 
+// How many moves `legal` holds: LegalMoves' size for the same throw.
+inline int LegalCount(const LegalSet& legal) { return std::popcount(legal.to) + (legal.stack_off ? 1 : 0); }
+
+// Move k (0 <= k < LegalCount) of `legal`, the set for `roll`, in LegalMoves'
+// order, without listing the moves: random playouts and the random bot pick
+// a move this way (no branch on how many moves there are).
+inline Move NthLegalMove(const Rules& rules, const LegalSet& legal, int roll, int k);
+
 // Whether `move` is among the moves of `legal`, the set for `roll`.
 inline bool IsLegalMove(const Rules& rules, const LegalSet& legal, int roll, Move move) {
   if (move.to < kIndexSlots && ((legal.to >> move.to) & 1u) && move.from + roll == move.to) return true;
@@ -163,6 +171,45 @@ inline LegalSet LegalDestinations(const Rules& rules, const Position& pos, int r
   legal.to = position_internal::LegalDestinationBits(rules, pos, roll);
   legal.stack_off = position_internal::StackBearsOff(rules, pos, roll);
   return legal;
+}
+
+namespace position_internal {
+
+// kNthBitInByte[b][k]: the position of the k-th set bit of byte b (0 when b
+// has no such bit).
+struct NthBitTable {
+  uint8_t at[256][8] = {};
+  constexpr NthBitTable() {
+    for (int b = 0; b < 256; ++b) {
+      int k = 0;
+      for (int i = 0; i < 8; ++i) {
+        if ((b >> i) & 1) at[b][k++] = static_cast<uint8_t>(i);
+      }
+    }
+  }
+};
+inline constexpr NthBitTable kNthBitInByte{};
+
+// The index of the k-th set bit of x (k < popcount(x)), by bytes: the
+// byte holding it is found by comparisons, not a loop.
+inline int NthSetBit(uint32_t x, int k) {
+  const int c1 = std::popcount(x & 0xffu);
+  const int c2 = c1 + std::popcount(x & 0xff00u);
+  const int c3 = c2 + std::popcount(x & 0xff0000u);
+  const int byte = (k >= c1) + (k >= c2) + (k >= c3);
+  const int before[4] = {0, c1, c2, c3};
+  return 8 * byte + kNthBitInByte.at[(x >> (8 * byte)) & 0xffu][k - before[byte]];
+}
+
+}  // namespace position_internal
+
+inline Move NthLegalMove(const Rules& rules, const LegalSet& legal, int roll, int k) {
+  assert(k >= 0 && k < LegalCount(legal));
+  if (k == std::popcount(legal.to)) {
+    return Move{static_cast<uint8_t>(rules.path_length), static_cast<uint8_t>(rules.off)};
+  }
+  const int d = position_internal::NthSetBit(legal.to, k);
+  return Move{static_cast<uint8_t>(d - roll), static_cast<uint8_t>(d)};
 }
 
 namespace position_internal {

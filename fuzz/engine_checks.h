@@ -272,6 +272,13 @@ SCRIBE_FUZZ_NO_COVERAGE inline MoveList CheckedLegalMoves(const Rules& rules,
                  MovesText(moves.begin(), moves.end()), " at ", Where(rules, pos, roll));
     }
   }
+  FUZZ_CHECK(LegalCount(set) == moves.size(), "LegalCount is ", LegalCount(set), ", LegalMoves gives ",
+             MovesText(moves.begin(), moves.end()), " at ", Where(rules, pos, roll));
+  for (int k = 0; k < moves.size(); ++k) {
+    const Move nth = NthLegalMove(rules, set, roll, k);
+    FUZZ_CHECK(nth == moves[k], "NthLegalMove(", k, ") is ", int(nth.from), "->", int(nth.to), ", LegalMoves gives ",
+               MovesText(moves.begin(), moves.end()), " at ", Where(rules, pos, roll));
+  }
   const MoveList expected = plain.LegalMoves(pos, roll);
   FUZZ_CHECK(std::equal(moves.begin(), moves.end(), expected.begin(), expected.end()),
              "LegalMoves gives ", MovesText(moves.begin(), moves.end()),

@@ -141,7 +141,9 @@ TEST(BotTest, PerfectWithAnExactTableChoosesLegalMoves) {
       LegalMoves(*rules, pos, o.roll, &legal);
       const std::optional<Move> m = (*bot)->Choose(pos, o.roll);
       ASSERT_EQ(m.has_value(), !legal.empty());
-      if (m) EXPECT_NE(std::find(legal.begin(), legal.end(), *m), legal.end());
+      if (m) {
+        EXPECT_NE(std::find(legal.begin(), legal.end(), *m), legal.end());
+      }
     }
   }
 }

@@ -313,6 +313,10 @@ void CheckLegalMoves(const Rules& rules, const Model& m, const Position& pos, in
   const std::vector<Move> expected = ModelMoves(m, pos, roll);
   const std::vector<Move> got(legal.begin(), legal.end());
   RC_ASSERT(got == expected);
+  // The set form counts the same moves and gives each by its place.
+  const LegalSet set = LegalDestinations(rules, pos, roll);
+  RC_ASSERT(LegalCount(set) == legal.size());
+  for (int k = 0; k < legal.size(); ++k) RC_ASSERT(NthLegalMove(rules, set, roll, k) == legal[k]);
 }
 
 // One applied move: bearing off, captures, turn, results, and the model's
