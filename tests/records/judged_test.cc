@@ -205,12 +205,12 @@ TEST(JudgeFileTest, LimitsAreCountedBeforeTheWorkInEveryFormat) {
                                                               all[2].actions_size());
     EXPECT_EQ(two.report.findings_size(), 0) << "nothing past the limit is judged";
 
-    options.limits = {.max_actions = games[0].actions_size(), .max_records = 0};
+    options.limits = {.max_actions = games[0].actions_size(), .max_records = 0, .stop = {}};
     const JudgedFile one = JudgeFile("f", text, format, io, options);
     EXPECT_TRUE(one.over_limit);
     EXPECT_EQ(one.records_read, 3);
 
-    options.limits = {.max_actions = two.actions_read, .max_records = 3};
+    options.limits = {.max_actions = two.actions_read, .max_records = 3, .stop = {}};
     const JudgedFile within = JudgeFile("f", text, format, io, options);
     EXPECT_FALSE(within.over_limit);
     EXPECT_EQ(within.records.size(), 3u);

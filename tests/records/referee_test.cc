@@ -319,7 +319,9 @@ TEST(ParseJsonRecordsTest, RepeatedFieldsMustBeArrays) {
     ParsedRecords p = ParseJsonRecords(text);
     EXPECT_TRUE(p.records.empty()) << text << " read as " << p.records[0].ShortDebugString();
     EXPECT_EQ(p.findings.size(), 1u) << text;
-    if (!p.findings.empty()) EXPECT_EQ(p.findings[0].code(), "not-a-record") << text;
+    if (!p.findings.empty()) {
+      EXPECT_EQ(p.findings[0].code(), "not-a-record") << text;
+    }
   }
 }
 

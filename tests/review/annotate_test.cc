@@ -225,7 +225,9 @@ TEST(EvaluateTest, DeterministicAndSortedWithTiesInMoveOrder) {
                                   a[k].exposure + a[k].way_off);
         if (k > 0) {
           EXPECT_GE(a[k - 1].score, a[k].score);
-          if (a[k - 1].score == a[k].score) EXPECT_LT(a[k - 1].move, a[k].move);
+          if (a[k - 1].score == a[k].score) {
+            EXPECT_LT(a[k - 1].move, a[k].move);
+          }
         }
       }
       if (legal.empty()) {
@@ -505,7 +507,9 @@ TEST_P(AnnotateReferenceTest, EveryActionSaysWhatItDid) {
       extra += extra_roll;
       EXPECT_EQ(an.captured, captured);
       EXPECT_EQ(HasTag(an.did, "captured"), captured > 0);
-      if (captured > 1) EXPECT_TRUE(HasTag(an.did, absl::StrCat("captured:", captured)));
+      if (captured > 1) {
+        EXPECT_TRUE(HasTag(an.did, absl::StrCat("captured:", captured)));
+      }
       EXPECT_EQ(HasTag(an.did, "extra-throw"), extra_roll);
       EXPECT_EQ(HasTag(an.did, "entered"), j["move"]["from"] == 0);
       EXPECT_EQ(HasTag(an.did, "bore-off"), j["move"]["to"] == rules->off);
@@ -530,7 +534,9 @@ TEST_P(AnnotateReferenceTest, EveryActionSaysWhatItDid) {
   }
   // The games do capture and throw again (turnover never throws again).
   EXPECT_GT(captures, 0);
-  if (preset != "turnover") EXPECT_GT(extra, 0);
+  if (preset != "turnover") {
+    EXPECT_GT(extra, 0);
+  }
 }
 
 TEST_P(AnnotateReferenceTest, AnnotatedTsnIsTheSameLegalRecord) {

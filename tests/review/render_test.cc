@@ -267,7 +267,9 @@ SvgCounts CountSvg(const std::string& svg) {
     for (int child : e.children) {
       const Element& k = elements[child];
       if (k.name == "circle") ++circles;
-      if (k.name == "text" && HasClass(k, "count")) EXPECT_TRUE(absl::SimpleAtoi(k.text, &count)) << k.text;
+      if (k.name == "text" && HasClass(k, "count")) {
+        EXPECT_TRUE(absl::SimpleAtoi(k.text, &count)) << k.text;
+      }
     }
     if (circles > 2) ++c.turned_over_discs;  // the disc, its shadow, five dots
     if (HasClass(e, "board")) c.board[side] += count;
