@@ -141,7 +141,6 @@ inline void Prepare(const Rules& rules, const StateIndex& index, const float* va
   // The successors by a move that passes the turn and captures nothing
   // (most of them) share the opponent, now to move, and both counts off.
   const StateIndex::FixedMover next(index, opp_as_mover, opp_off, mover_off);
-  const uint32_t next_compressed = next.Compress(mover_as_opp.shared);
   const int outcomes = static_cast<int>(rules.outcomes.size());
   for (int k = 0; k < outcomes; ++k) {
     b->wins[k] = false;
@@ -180,9 +179,7 @@ inline void Prepare(const Rules& rules, const StateIndex& index, const float* va
                                          opp_o, opp_off);
           succ_flip[n++] = 0;
         } else if (!captured) {
-          const Parts from_bits = index.OpponentBits(from), to_bits = index.OpponentBits(d);
-          succ_rank[n] = next.Rank(mover_as_opp ^ from_bits ^ to_bits, next_compressed ^
-                                       next.CompressBit(from_bits.shared) ^ next.CompressBit(to_bits.shared));
+          succ_rank[n] = next.Rank(mover_as_opp ^ index.OpponentBits(from) ^ index.OpponentBits(d));
           succ_flip[n++] = 1;
         } else {
           succ_rank[n] = index.RankParts(opp_m, opp_off, mover_as_opp ^ index.OpponentBits(from) ^ index.OpponentBits(d),
@@ -193,7 +190,7 @@ inline void Prepare(const Rules& rules, const StateIndex& index, const float* va
     }
     b->outcome_end[k] = n;
   }
-  b->pass_rank = next.Rank(mover_as_opp, next_compressed);
+  b->pass_rank = next.Rank(mover_as_opp);
   __builtin_prefetch(values + b->pass_rank);
   for (int i = 0; i < n; ++i) __builtin_prefetch(values + succ_rank[i]);
 }

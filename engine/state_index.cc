@@ -122,6 +122,32 @@ absl::StatusOr<std::unique_ptr<StateIndex>> StateIndex::Create(const Rules& rule
     x.colex_[m] = static_cast<uint32_t>(list.size());
     list.push_back(m);
   }
+  // The opponent's compressed shared slots' colex rank by table, for up to
+  // 12 shared squares: 3^s entries, one per pair of disjoint masks (ranks
+  // below C(12, 6) = 924 fit 16 bits).
+  x.ternary_.clear();
+  x.opp_colex_.clear();
+  if (s <= kTableSharedBits) {
+    x.ternary_.assign(size_t{1} << s, 0);
+    uint32_t power = 1;
+    for (int i = 0; i < s; ++i, power *= 3) {
+      for (uint32_t m = 0; m < (1u << s); ++m) {
+        if ((m >> i) & 1u) x.ternary_[m] += power;
+      }
+    }
+    x.opp_colex_.assign(power, 0);  // 3^s
+    const uint32_t all = (1u << s) - 1;
+    for (uint32_t ms = 0; ms <= all; ++ms) {
+      // Every os within the slots ms leaves free (no square holds both
+      // colours), the empty one included.
+      const uint32_t free = all & ~ms;
+      for (uint32_t os = free;; os = (os - 1) & free) {
+        x.opp_colex_[x.ternary_[ms] + 2 * x.ternary_[os]] = static_cast<uint16_t>(x.colex_[CompressShared(ms, os)]);
+        if (os == 0) break;
+      }
+    }
+  }
+
   // Private subsets by size, then colex.
   x.subset_rank_.assign(size_t{1} << p, 0);
   x.private_by_rank_.clear();

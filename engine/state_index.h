@@ -93,14 +93,8 @@ class StateIndex {
     const int x = std::popcount(ms), y = std::popcount(os);
     const int nm = pieces_ - mover_off, no = pieces_ - opp_off;
     const int layer = mover_off * pieces_ + opp_off;
-    // Compress the opponent's shared slots into the slots the mover leaves.
-    uint32_t compressed = 0;
-    for (uint32_t b = os; b; b &= b - 1) {
-      const int j = std::countr_zero(b);
-      compressed |= 1u << (j - std::popcount(ms & ((1u << j) - 1)));
-    }
     const uint64_t am = subsets_upto_[nm - x], ao = subsets_upto_[no - y];
-    const uint64_t pattern = static_cast<uint64_t>(colex_[ms]) * Choose(shared_ - x, y) + colex_[compressed];
+    const uint64_t pattern = static_cast<uint64_t>(colex_[ms]) * Choose(shared_ - x, y) + OpponentColex(ms, os);
     return layer_begin_[layer] + group_begin_[(layer * (kMaxGroup) + x) * kMaxGroup + y] +
            (pattern * am + subset_rank_[mover.priv]) * ao + subset_rank_[opp.priv];
   }
@@ -109,8 +103,7 @@ class StateIndex {
   // counts and differ only in the opponent's (the solver's successors of
   // one position by the moves that pass the turn and capture nothing):
   // the mover's share of RankParts is done once, and the opponent's shared
-  // slots, compressed into the slots the mover leaves, are kept up to date
-  // a moved piece at a time instead of compressed again.
+  // slots go through the mover's row of the compression table.
   class FixedMover {
    public:
     FixedMover(const StateIndex& index, Parts mover, int mover_off, int opp_off)
@@ -124,25 +117,15 @@ class StateIndex {
       mover_priv_rank_ = index.subset_rank_[mover.priv];
       base_ = index.layer_begin_[layer];
       groups_ = &index.group_begin_[(layer * kMaxGroup + x) * kMaxGroup];
+      if (!index.opp_colex_.empty()) opp_colex_row_ = &index.opp_colex_[index.ternary_[ms_]];
     }
-    // The compressed form of an opponent's shared slots (disjoint from the
-    // mover's).
-    uint32_t Compress(uint32_t opp_shared) const {
-      uint32_t c = 0;
-      for (uint32_t b = opp_shared; b; b &= b - 1) c |= CompressBit(b & (~b + 1));
-      return c;
-    }
-    // The same for one slot's bit (0: none).
-    uint32_t CompressBit(uint32_t bit) const {
-      return bit == 0 ? 0u : 1u << (std::countr_zero(bit) - std::popcount(ms_ & (bit - 1)));
-    }
-    // RankParts(mover, mover_off, opp, opp_off), with `compressed` =
-    // Compress(opp.shared).
-    uint64_t Rank(Parts opp, uint32_t compressed) const {
+    // RankParts(mover, mover_off, opp, opp_off).
+    uint64_t Rank(Parts opp) const {
       const int y = std::popcount(opp.shared);
       const uint64_t ao = index_.subsets_upto_[no_ - y];
-      const uint64_t pattern = static_cast<uint64_t>(colex_ms_) * index_.Choose(free_slots_, y) +
-                               index_.colex_[compressed];
+      const uint32_t low = opp_colex_row_ != nullptr ? opp_colex_row_[2 * index_.ternary_[opp.shared]]
+                                                     : index_.colex_[CompressShared(ms_, opp.shared)];
+      const uint64_t pattern = static_cast<uint64_t>(colex_ms_) * index_.Choose(free_slots_, y) + low;
       return base_ + groups_[y] + (pattern * am_ + mover_priv_rank_) * ao + index_.subset_rank_[opp.priv];
     }
 
@@ -153,7 +136,24 @@ class StateIndex {
     uint32_t colex_ms_ = 0;
     uint64_t am_ = 0, mover_priv_rank_ = 0, base_ = 0;
     const uint64_t* groups_ = nullptr;
+    const uint16_t* opp_colex_row_ = nullptr;  // opp_colex_ from ms_'s entry, when there is one
   };
+
+  // The opponent's shared slots `os` compressed into the slots the mover's
+  // `ms` leaves free (the bits of os not in ms, packed down: a parallel bit
+  // extract), bit by bit.
+  static uint32_t CompressShared(uint32_t ms, uint32_t os) {
+    uint32_t compressed = 0;
+    for (uint32_t b = os; b; b &= b - 1) {
+      const int j = std::countr_zero(b);
+      compressed |= 1u << (j - std::popcount(ms & ((1u << j) - 1)));
+    }
+    return compressed;
+  }
+  // Whether OpponentColex comes from a table (at most kTableSharedBits
+  // shared squares: every preset the index ranks; 3^12 entries, 1 MiB).
+  static constexpr int kTableSharedBits = 12;
+  bool has_opp_colex_table() const { return !opp_colex_.empty(); }
 
   // The position of a rank: the mover is light and to move.
   Position Unrank(uint64_t rank) const;
@@ -174,6 +174,16 @@ class StateIndex {
   }
   uint64_t Choose(int n, int k) const { return choose_[n][k]; }
 
+  // The colex rank of the opponent's shared slots `os` compressed into the
+  // slots the mover's `ms` leaves free: for up to kTableSharedBits shared
+  // squares one load from a table of every disjoint pair, indexed in base 3
+  // (digit 1: the mover's slot, 2: the opponent's), else compressed bit by
+  // bit.
+  uint32_t OpponentColex(uint32_t ms, uint32_t os) const {
+    if (!opp_colex_.empty()) return opp_colex_[ternary_[ms] + 2 * ternary_[os]];
+    return colex_[CompressShared(ms, os)];
+  }
+
   StateIndex() = default;
 
   int pieces_ = 0;
@@ -188,6 +198,8 @@ class StateIndex {
   // Compressed bits -> index bits.
   std::vector<uint32_t> mover_shared_expand_, opp_shared_expand_, private_expand_mover_, private_expand_opp_;
   std::vector<uint32_t> colex_;        // rank of a mask among masks of its popcount (2^s)
+  std::vector<uint32_t> ternary_;      // mask -> its bits as base-3 digits (s <= kTableSharedBits only)
+  std::vector<uint16_t> opp_colex_;    // [ternary_[ms] + 2 ternary_[os]]: colex_[CompressShared(ms, os)]
   std::vector<uint32_t> subset_rank_;  // by size, then colex (2^private)
   std::vector<uint64_t> subsets_upto_; // A(k): subsets of private squares with <= k elements
   std::vector<std::vector<uint32_t>> masks_by_size_shared_;  // k -> masks of s bits, ascending
