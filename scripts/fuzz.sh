@@ -19,10 +19,8 @@
 # log, grown corpus and findings go; default build-fuzz/fuzz-run, emptied
 # first), FUZZ_NICE (niceness of the fuzzers, default 0).
 #
-# A long run whose new inputs are kept (the committed corpus gains only
-# inputs that add coverage, by libFuzzer's -merge=1):
-#   FUZZ_RUN_DIR=/tmp/fuzz-long scripts/fuzz.sh 1800
-#   build-fuzz/fuzz/T -merge=1 fuzz/corpus/T /tmp/fuzz-long/T/corpus
+# A long run whose grown corpus is kept in its run folder:
+#   FUZZ_RUN_DIR=/tmp/fuzz-long FUZZ_NICE=10 scripts/fuzz.sh 1800
 set -euo pipefail
 set -E  # the ERR trap in functions and subshells too: a failing step says what failed
 trap 'rc=$?; echo "fuzz.sh: line $LINENO: \"$BASH_COMMAND\" failed (exit $rc)" >&2' ERR
