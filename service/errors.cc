@@ -65,8 +65,11 @@ std::vector<FieldViolation> CapViolations(const std::vector<FieldViolation>& vio
     out.push_back(std::move(s));
   }
   if (out.size() < violations.size()) {
+    // Named by the field of the first one left out (a violation always
+    // names its field).
     const size_t more = violations.size() - out.size();
-    out.push_back({"", absl::StrCat("and ", more, " more problem", more == 1 ? "" : "s")});
+    out.push_back({Shorten(violations[out.size()].field, kMaxFieldBytes),
+                   absl::StrCat("and ", more, " more problem", more == 1 ? "" : "s")});
   }
   return out;
 }

@@ -41,7 +41,7 @@ std::string Shorten(const std::string& text, size_t limit);
 
 // The violations as they are sent: each made UTF-8 and shortened, the
 // first ones that fit the budget of a status (at most kMaxViolations),
-// then {"", "and N more"} for the rest.
+// then {the first left out's field, "and N more problems"} for the rest.
 std::vector<FieldViolation> CapViolations(const std::vector<FieldViolation>& violations);
 
 // INVALID_ARGUMENT listing the violations (capped by CapViolations).

@@ -162,7 +162,7 @@ TEST_F(ErrorsTest, TwoThousandBadLinesOfRulesetTextGetTheFirstTwentyAndACount) {
   EXPECT_TRUE(absl::StrContains(bad.field_violations(0).description(), "no_such_key_0"))
       << bad.field_violations(0).description();
   const auto& last = bad.field_violations(bad.field_violations_size() - 1);
-  EXPECT_EQ(last.field(), "");
+  EXPECT_EQ(last.field(), "ruleset.text");  // the first one left out's
   EXPECT_TRUE(absl::StartsWith(last.description(), "and ")) << last.description();
   EXPECT_TRUE(absl::EndsWith(last.description(), " more problems")) << last.description();
 }
@@ -247,6 +247,12 @@ TEST_F(ErrorsTest, ShortTextIsKeptAndLongTextCutAroundItsLength) {
   const std::vector<FieldViolation> capped = CapViolations(many);
   ASSERT_EQ(capped.size(), kMaxViolations + 1);
   EXPECT_EQ(capped.back().description, "and 5 more problems");
+  EXPECT_EQ(capped.back().field, "f");
+  // The summary names the field of the first violation left out.
+  std::vector<FieldViolation> mixed(kMaxViolations, {"a", "d"});
+  mixed.push_back({"b", "d"});
+  mixed.push_back({"c", "d"});
+  EXPECT_EQ(CapViolations(mixed).back().field, "b");
   EXPECT_EQ(CapViolations({{"f", "d"}}).size(), 1u);
 }
 
