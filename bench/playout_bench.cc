@@ -1,8 +1,10 @@
-// Random playouts: throw the dice, generate the legal moves, pick one at
-// random, apply it; the figure is throws per second on one core. This is
+// Random playouts (bench/playout.h): throw the dice, generate the legal
+// moves, pick one at random, apply it; the figure is throws per second on
+// one core. This is
 // the engine's inner loop for search and simulation.
 #include <benchmark/benchmark.h>
 
+#include "bench/playout.h"
 #include "engine/position.h"
 #include "engine/random.h"
 #include "engine/ruleset.h"
@@ -23,21 +25,7 @@ void BM_RandomPlayout(benchmark::State& state, const char* reference) {
   int64_t games = 0;
   for (auto _ : state) {
     Position pos = start;
-    while (!IsOver(rules, pos)) {
-      // One 64-bit draw serves both the throw (top bits) and the choice
-      // (low 32 bits, multiply-shift).
-      const uint64_t r = rng.Next();
-      const int roll = rules.roll_for_bits[r >> (64 - rules.dice_count)];
-      ++throws;
-      const LegalSet legal = LegalDestinations(rules, pos, roll);
-      const int n = LegalCount(legal);
-      if (n == 0) {
-        PassTurn(&pos);
-        continue;
-      }
-      const uint64_t choice = ((r & 0xffffffffu) * static_cast<uint64_t>(n)) >> 32;
-      ApplyMove(rules, &pos, NthLegalMove(rules, legal, roll, static_cast<int>(choice)));
-    }
+    throws += static_cast<int64_t>(Playout(rules, rng, &pos));
     benchmark::DoNotOptimize(pos);
     ++games;
   }

@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "bench/playout.h"
 #include "engine/position.h"
 #include "engine/random.h"
 #include "engine/ruleset.h"
@@ -25,32 +26,9 @@ template <bool kNth>
   Rng rng(20261129);
   const Position start = StartPosition(rules);
   uint64_t throws = 0;
-  MoveList moves;
   for (long g = 0; g < games; ++g) {
     Position pos = start;
-    while (!IsOver(rules, pos)) {
-      const uint64_t r = rng.Next();
-      const int roll = rules.roll_for_bits[r >> (64 - rules.dice_count)];
-      ++throws;
-      if constexpr (kNth) {
-        const LegalSet legal = LegalDestinations(rules, pos, roll);
-        const int n = LegalCount(legal);
-        if (n == 0) {
-          PassTurn(&pos);
-          continue;
-        }
-        const int k = static_cast<int>(((r & 0xffffffffu) * static_cast<uint64_t>(n)) >> 32);
-        ApplyMove(rules, &pos, NthLegalMove(rules, legal, roll, k));
-      } else {
-        LegalMoves(rules, pos, roll, &moves);
-        if (moves.empty()) {
-          PassTurn(&pos);
-          continue;
-        }
-        const int k = static_cast<int>(((r & 0xffffffffu) * static_cast<uint64_t>(moves.size())) >> 32);
-        ApplyMove(rules, &pos, moves[k]);
-      }
-    }
+    throws += Playout<kNth>(rules, rng, &pos);
   }
   return throws;
 }

@@ -1,0 +1,52 @@
+// One random playout, shared by bench/playout_bench.cc (throws per second)
+// and bench/playout_count.cc (instructions under callgrind): throw the
+// dice, pick a legal move at random, apply it, until the game ends. One
+// 64-bit draw serves both the throw (top bits) and the choice (low 32 bits,
+// multiply-shift). Two ways of picking the move give the same games:
+//   kNth = true:  LegalDestinations, then NthLegalMove(k) (what the bots do)
+//   kNth = false: LegalMoves, then moves[k]
+#ifndef SCRIBE_BENCH_PLAYOUT_H_
+#define SCRIBE_BENCH_PLAYOUT_H_
+
+#include <cstdint>
+
+#include "engine/position.h"
+#include "engine/random.h"
+
+namespace scribe {
+
+// Plays *pos out to the end; returns the throws it took.
+template <bool kNth = true>
+inline uint64_t Playout(const Rules& rules, Rng& rng, Position* pos) {
+  uint64_t throws = 0;
+  MoveList moves;
+  while (!IsOver(rules, *pos)) {
+    const uint64_t r = rng.Next();
+    const int roll = rules.roll_for_bits[r >> (64 - rules.dice_count)];
+    ++throws;
+    int n;
+    LegalSet legal;
+    if constexpr (kNth) {
+      legal = LegalDestinations(rules, *pos, roll);
+      n = LegalCount(legal);
+    } else {
+      LegalMoves(rules, *pos, roll, &moves);
+      n = moves.size();
+    }
+    if (n == 0) {
+      PassTurn(pos);
+      continue;
+    }
+    const int k = static_cast<int>(((r & 0xffffffffu) * static_cast<uint64_t>(n)) >> 32);
+    if constexpr (kNth) {
+      ApplyMove(rules, pos, NthLegalMove(rules, legal, roll, k));
+    } else {
+      ApplyMove(rules, pos, moves[k]);
+    }
+  }
+  return throws;
+}
+
+}  // namespace scribe
+
+#endif  // SCRIBE_BENCH_PLAYOUT_H_
