@@ -26,6 +26,8 @@ struct SolveCliOptions {
   std::string out;
   int threads = 2;
   double tolerance = 1e-6;
+  int policy_sweeps = SolveOptions().policy_sweeps;
+  double policy_memory_mib = SolveOptions().policy_bytes / 1048576.0;
   double max_memory_gib = 8;
   bool quiet = false;
 };
@@ -82,6 +84,8 @@ int CmdSolve(const SolveCliOptions& args) {
   SolveOptions options;
   options.threads = args.threads;
   options.tolerance = args.tolerance;
+  options.policy_sweeps = args.policy_sweeps;
+  options.policy_bytes = static_cast<uint64_t>(args.policy_memory_mib * 1048576.0);
   options.max_bytes = static_cast<uint64_t>(args.max_memory_gib * 1073741824.0);
   if (!args.quiet) {
     std::cerr << absl::StrFormat("solving %s (%s): %d positions, %.1f MiB of values while solving\n",
@@ -114,11 +118,11 @@ int CmdSolve(const SolveCliOptions& args) {
   const double start = solution->values[(*index)->Rank(StartPosition(**rules))];
   std::cout << absl::StrFormat(
       "ruleset      %s\ndigest       %s\npositions    %d\ntable        %s (%.1f MiB)\n"
-      "solve time   %.1f s (%d threads)\nsweeps       %d in all, at most %d for a layer pair\n"
+      "solve time   %.1f s (%d threads)\nsweeps       %d in all (%d of them policy sweeps), at most %d for a layer pair\n"
       "residual     %.2e (tolerance %.0e)\npeak memory  %.0f MiB\n"
       "start        %.4f%% for the side to move first\n",
       args.ruleset, (*rules)->digest, (*index)->size(), args.out, (*index)->size() * 2 / 1048576.0,
-      solution->seconds, args.threads, solution->sweeps, solution->max_layer_sweeps, solution->residual,
+      solution->seconds, args.threads, solution->sweeps, solution->policy_sweeps, solution->max_layer_sweeps, solution->residual,
       args.tolerance, PeakRssMiB(), 100.0 * start);
   return kExitOk;
 }
@@ -242,6 +246,13 @@ void AddSolveCommands(CLI::App& app, CommandRegistry& registry) {
   solve->add_option("--threads", s.threads, "threads sharing each sweep")->check(CLI::Range(1, 64));
   solve->add_option("--tolerance", s.tolerance, "stop when no value changes by more than this")
       ->check(CLI::Range(1e-9, 1e-2));
+  solve->add_option("--policy-sweeps", s.policy_sweeps,
+                    "after each full sweep, this many that back up only the best moves it found (0: every sweep full)")
+      ->check(CLI::Range(0, 100));
+  solve->add_option("--policy-memory", s.policy_memory_mib,
+                    "MiB for the best moves kept between sweeps (4 bytes a throw a position of a layer pair; "
+                    "positions past it get full backups)")
+      ->check(CLI::NonNegativeNumber);
   solve->add_option("--max-memory", s.max_memory_gib, "refuse rulesets needing more GiB than this")
       ->check(CLI::PositiveNumber);
   solve->add_flag("--quiet", s.quiet, "no progress on standard error");

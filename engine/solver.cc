@@ -54,12 +54,11 @@ double Backup(const Rules& rules, const StateIndex& index, const float* values, 
   return ExpectedValueOverThrows(SolvingValues(rules, index, values), pos);
 }
 
-// A position of a layer pair.
+// A position of a layer pair: both sides' occupied path indices (the
+// layer is known from where it lies in the order).
 struct PairEntry {
   uint32_t mover_occ;
   uint32_t opp_occ;
-  uint16_t key;    // the sum of both sides' path indices
-  uint8_t layer;   // which of the pair's layers
 };
 constexpr size_t kBlock = 512;
 
@@ -69,12 +68,24 @@ int IndexSum(uint32_t occ) {
   return sum;
 }
 
-// The positions of `layers`, by the sum of both sides' path indices,
-// highest first (a counting sort). Tens of millions of positions for the
-// large rulesets: `stop` is polled every 64 Ki of them, and once it says
-// stop the rest are skipped and nothing is returned.
-std::vector<PairEntry> AdvancedFirst(const Rules& rules, const StateIndex& index,
-                                     const std::vector<std::pair<int, int>>& layers, const StopCheck& stop) {
+// A level: the positions of one sum of both sides' path indices, those of
+// the pair's first layer in [begin, split), of its second in [split, end).
+struct Level {
+  size_t begin, split, end;
+};
+
+struct PairOrder {
+  std::vector<PairEntry> entries;
+  std::vector<Level> levels;  // the non-empty ones, highest sum first
+};
+
+// The positions of `layers` (one or two), by the sum of both sides' path
+// indices, highest first, and by layer within a sum (a counting sort). Tens
+// of millions of positions for the large rulesets: `stop` is polled every
+// 64 Ki of them, and once it says stop the rest are skipped and nothing is
+// returned.
+PairOrder AdvancedFirst(const Rules& rules, const StateIndex& index, const std::vector<std::pair<int, int>>& layers,
+                        const StopCheck& stop) {
   bool stopped = false;
   uint64_t seen = 0;
   const auto go_on = [&] {
@@ -82,23 +93,28 @@ std::vector<PairEntry> AdvancedFirst(const Rules& rules, const StateIndex& index
     return !stopped;
   };
   const int max_key = 2 * rules.pieces * rules.off;
-  std::vector<uint64_t> start(max_key + 2, 0);
-  const auto key = [&](int layer, uint32_t mover_occ, uint32_t opp_occ) {
-    return IndexSum(mover_occ) + IndexSum(opp_occ) + (layers[layer].first + layers[layer].second) * rules.off;
+  const int buckets = 2 * (max_key + 1);
+  std::vector<uint64_t> start(buckets + 1, 0);
+  const auto bucket = [&](int layer, uint32_t mover_occ, uint32_t opp_occ) {
+    const int key =
+        IndexSum(mover_occ) + IndexSum(opp_occ) + (layers[layer].first + layers[layer].second) * rules.off;
+    return 2 * (max_key - key) + layer;
   };
   for (int l = 0; l < static_cast<int>(layers.size()); ++l) {
     index.ForEachInLayer(layers[l].first, layers[l].second, [&](uint64_t, uint32_t m, uint32_t o) {
-      if (go_on()) ++start[max_key - key(l, m, o) + 1];
+      if (go_on()) ++start[bucket(l, m, o) + 1];
     });
   }
   if (stopped) return {};
-  for (int k = 1; k <= max_key + 1; ++k) start[k] += start[k - 1];
-  std::vector<PairEntry> order(start[max_key + 1]);
+  for (int k = 1; k <= buckets; ++k) start[k] += start[k - 1];
+  PairOrder order;
+  for (int k = 0; k < buckets; k += 2) {
+    if (start[k + 2] > start[k]) order.levels.push_back(Level{start[k], start[k + 1], start[k + 2]});
+  }
+  order.entries.resize(start[buckets]);
   for (int l = 0; l < static_cast<int>(layers.size()); ++l) {
     index.ForEachInLayer(layers[l].first, layers[l].second, [&](uint64_t, uint32_t m, uint32_t o) {
-      if (!go_on()) return;
-      const int k = key(l, m, o);
-      order[start[max_key - k]++] = PairEntry{m, o, static_cast<uint16_t>(k), static_cast<uint8_t>(l)};
+      if (go_on()) order.entries[start[bucket(l, m, o)]++] = PairEntry{m, o};
     });
   }
   if (stopped) return {};
@@ -195,26 +211,66 @@ inline void Prepare(const Rules& rules, const StateIndex& index, const float* va
   for (int i = 0; i < n; ++i) __builtin_prefetch(values + succ_rank[i]);
 }
 
-inline double Finish(const Rules& rules, const float* values, const PreparedBackup& b) {
+// A position's policy, as kept between sweeps: for each throw, the
+// successor the last full backup found best (its rank, and kFlip when the
+// turn passes with it), or kWin. A policy sweep backs up only these
+// (modified policy iteration): no move generation, no successor to rank.
+constexpr uint32_t kFlip = uint32_t{1} << 31;
+constexpr uint32_t kWin = ~uint32_t{0};
+
+// With `policy` not null, the position's policy is written there
+// (a word a throw); the first of equal moves is the one kept.
+inline double Finish(const Rules& rules, const float* values, const PreparedBackup& b, uint32_t* policy) {
   const double pass = 1.0 - Load(values, b.pass_rank);
   double sum = 0;
   int i = 0;
   const int outcomes = static_cast<int>(rules.outcomes.size());
   for (int k = 0; k < outcomes; ++k) {
     double best;
+    uint32_t chosen;
     if (b.wins[k]) {
       best = 1.0;
+      chosen = kWin;
       i = b.outcome_end[k];
     } else if (i == b.outcome_end[k]) {
       best = pass;
+      chosen = static_cast<uint32_t>(b.pass_rank) | kFlip;
     } else {
-      best = 0;
+      best = -1;
+      chosen = 0;
       for (; i < b.outcome_end[k]; ++i) {
         const double v = Load(values, b.succ_rank[i]);
-        best = std::max(best, b.succ_flip[i] ? 1.0 - v : v);
+        const double w = b.succ_flip[i] ? 1.0 - v : v;
+        if (w > best) {
+          best = w;
+          chosen = static_cast<uint32_t>(b.succ_rank[i]) | (b.succ_flip[i] ? kFlip : 0);
+        }
       }
     }
+    if (policy != nullptr) policy[k] = chosen;
     sum += rules.outcomes[k].weight * best;
+  }
+  return sum / static_cast<double>(1u << rules.dice_count);
+}
+
+inline void PrefetchPolicy(const float* values, const uint32_t* policy, int outcomes) {
+  for (int k = 0; k < outcomes; ++k) {
+    if (policy[k] != kWin) __builtin_prefetch(values + (policy[k] & ~kFlip));
+  }
+}
+
+// The backup of a policy sweep: the policy's value, not the best one.
+inline double PolicyBackup(const Rules& rules, const float* values, const uint32_t* policy) {
+  double sum = 0;
+  const int outcomes = static_cast<int>(rules.outcomes.size());
+  for (int k = 0; k < outcomes; ++k) {
+    const uint32_t code = policy[k];
+    double w = 1.0;
+    if (code != kWin) {
+      const double v = Load(values, code & ~kFlip);
+      w = (code & kFlip) ? 1.0 - v : v;
+    }
+    sum += rules.outcomes[k].weight * w;
   }
   return sum / static_cast<double>(1u << rules.dice_count);
 }
@@ -270,6 +326,13 @@ absl::StatusOr<Solution> Solve(const Rules& rules, const StateIndex& index, cons
   uint64_t done = 0;
   // Auto-placement needs the general move code.
   const bool fast = rules.auto_place_mask == 0;
+  // Policy sweeps need the fast backup, and ranks that leave kFlip free.
+  const bool policy_sweeps = fast && options.policy_sweeps > 0 && index.size() < kFlip;
+  const int outcomes = static_cast<int>(rules.outcomes.size());
+  // A kept policy: one successor a throw, so a policy sweep generates no
+  // moves and ranks only the position itself.
+  const size_t stride = outcomes;
+  const uint64_t policy_limit = policy_sweeps ? options.policy_bytes / (stride * sizeof(uint32_t)) : 0;
 
   // Layer pairs {(a, b), (b, a)}, most pieces off first.
   for (int total = 2 * (n - 1); total >= 0; --total) {
@@ -285,7 +348,8 @@ absl::StatusOr<Solution> Solve(const Rules& rules, const StateIndex& index, cons
       // path indices (borne-off pieces count L+1) grows with every move
       // that captures nothing, so one in-place sweep in this order sees
       // this sweep's value for every such move's result.
-      const std::vector<PairEntry> order = AdvancedFirst(rules, index, layers, options.stop);
+      const PairOrder pair_order = AdvancedFirst(rules, index, layers, options.stop);
+      const std::vector<PairEntry>& order = pair_order.entries;
       if (order.size() != pair_size) return Stopped();  // (only a stop leaves it short)
 
       // Sweeps go level by level (one level: one sum of path indices): a
@@ -293,16 +357,21 @@ absl::StatusOr<Solution> Solve(const Rules& rules, const StateIndex& index, cons
       // threads share each level and meet at a barrier before the next,
       // and the result is the sequential sweep's, however the threads are
       // scheduled. Small pairs take one thread.
-      std::vector<size_t> level_begin = {0};
-      for (size_t i = 1; i < order.size(); ++i) {
-        if (order[i].key != order[i - 1].key) level_begin.push_back(i);
-      }
-      level_begin.push_back(order.size());
       const int pool_size = order.size() < 64 * kBlock ? 1 : threads;
 
       // Each position's change in the last sweep, and the estimate of the
       // slowest error mode's ratio per sweep (Aitken extrapolation).
       std::vector<float> change(order.size(), 0.0f);
+      // Modified policy iteration: a full sweep backs up every move and
+      // keeps each position's best ones (its policy); the policy sweeps
+      // after it back up only those, at a fraction of the cost. Only a full
+      // sweep ends a pair, so the result is the same fixed point. The first
+      // `kept` positions of the order keep a policy (a memory limit); the
+      // rest have full backups in every sweep.
+      const size_t kept = std::min<uint64_t>(order.size(), policy_limit);
+      std::vector<uint32_t> policy(kept * stride);
+      bool full_sweep = true;
+      int policy_sweeps_in_a_row = 0, policy_sweeps_done = 0;
       struct PerThread {
         double delta = 0, cp = 0, pp = 0;
         char pad[64];
@@ -341,8 +410,15 @@ absl::StatusOr<Solution> Solve(const Rules& rules, const StateIndex& index, cons
         }
         const double ratio = pp > 0 ? cp / pp : 0;
         extrapolate = 0;
-        if (residual < options.tolerance) {
+        const bool was_full = full_sweep;
+        policy_sweeps_in_a_row = was_full ? 0 : policy_sweeps_in_a_row + 1;
+        if (!was_full) ++policy_sweeps_done;
+        full_sweep = kept == 0 || residual < options.tolerance || policy_sweeps_in_a_row >= options.policy_sweeps;
+        if (residual < options.tolerance && was_full) {
           finished = true;
+        } else if (residual < options.tolerance) {
+          // Converged for the policy: the full sweep next says whether it
+          // is still the best.
         } else if (sweeps >= options.max_sweeps) {
           failure = absl::InternalError(absl::StrFormat(
               "layers (%d, %d) did not converge in %d sweeps (last change %g)", a, b, sweeps, residual));
@@ -375,28 +451,46 @@ absl::StatusOr<Solution> Solve(const Rules& rules, const StateIndex& index, cons
             change[i] = static_cast<float>(d);
             Store(values, rank, static_cast<float>(v));
           };
-          for (size_t l = 0; l + 1 < level_begin.size(); ++l) {
-            const size_t lb = level_begin[l], size = level_begin[l + 1] - lb;
-            const size_t lo = lb + size * t / pool_size, hi = lb + size * (t + 1) / pool_size;
+          // A full sweep keeps the policy of the positions that keep one.
+          const bool policy_sweep = kept > 0 && !full_sweep;
+          for (const Level& level : pair_order.levels) {
+            const size_t size = level.end - level.begin;
+            const size_t lo = level.begin + size * t / pool_size, hi = level.begin + size * (t + 1) / pool_size;
+            const auto layer_of = [&](size_t i) { return layers[i < level.split ? 0 : 1]; };
+            // Policy backups for [lo, full_begin), full ones after it.
+            size_t full_begin = lo;
+            if (policy_sweep) {
+              full_begin = std::clamp(kept, lo, hi);
+              for (size_t i = lo; i < full_begin; ++i) {
+                if (should_stop(i - lo)) break;
+                if (i + kAhead < full_begin) PrefetchPolicy(values, &policy[(i + kAhead) * stride], outcomes);
+                const PairEntry& e = order[i];
+                const auto [mo, oo] = layer_of(i);
+                update(i, index.Rank(e.mover_occ, mo, e.opp_occ, oo), PolicyBackup(rules, values, &policy[i * stride]));
+              }
+            }
             if (fast) {
               // Position i is prepared kAhead steps before it is finished,
               // in the slot position i - kAhead has just left.
-              for (size_t i = lo; i < hi + kAhead; ++i) {
+              for (size_t i = full_begin; i < hi + kAhead; ++i) {
                 PreparedBackup& slot = ring[i % kAhead];
-                if (i >= lo + kAhead) update(i - kAhead, slot.rank, Finish(rules, values, slot));
+                if (i >= full_begin + kAhead) {
+                  const size_t f = i - kAhead;
+                  update(f, slot.rank, Finish(rules, values, slot, f < kept ? &policy[f * stride] : nullptr));
+                }
                 if (i < hi) {
                   if (should_stop(i - lo)) break;
                   const PairEntry& e = order[i];
-                  const auto& layer = layers[e.layer];
-                  Prepare(rules, index, values, e.mover_occ, layer.first, e.opp_occ, layer.second, &slot);
+                  const auto [mo, oo] = layer_of(i);
+                  Prepare(rules, index, values, e.mover_occ, mo, e.opp_occ, oo, &slot);
                 }
               }
             } else {
               for (size_t i = lo; i < hi; ++i) {
                 if (should_stop(i - lo)) break;
                 const PairEntry& e = order[i];
-                const auto& layer = layers[e.layer];
-                index.FillPosition(e.mover_occ, layer.first, e.opp_occ, layer.second, &pos);
+                const auto [mo, oo] = layer_of(i);
+                index.FillPosition(e.mover_occ, mo, e.opp_occ, oo, &pos);
                 update(i, index.Rank(pos), Backup(rules, index, values, pos));
               }
             }
@@ -408,13 +502,16 @@ absl::StatusOr<Solution> Solve(const Rules& rules, const StateIndex& index, cons
           sweep_done.arrive_and_wait();
           if (finished) return;
           if (extrapolate != 0) {
-            const size_t lo = order.size() * t / pool_size, hi = order.size() * (t + 1) / pool_size;
-            for (size_t i = lo; i < hi; ++i) {
-              const PairEntry& e = order[i];
-              const auto& layer = layers[e.layer];
-              const uint64_t rank = index.Rank(e.mover_occ, layer.first, e.opp_occ, layer.second);
-              const double v = std::clamp(Load(values, rank) + extrapolate * change[i], 0.0, 1.0);
-              Store(values, rank, static_cast<float>(v));
+            for (const Level& level : pair_order.levels) {
+              const size_t size = level.end - level.begin;
+              const size_t lo = level.begin + size * t / pool_size, hi = level.begin + size * (t + 1) / pool_size;
+              for (size_t i = lo; i < hi; ++i) {
+                const PairEntry& e = order[i];
+                const auto [mo, oo] = layers[i < level.split ? 0 : 1];
+                const uint64_t rank = index.Rank(e.mover_occ, mo, e.opp_occ, oo);
+                const double v = std::clamp(Load(values, rank) + extrapolate * change[i], 0.0, 1.0);
+                Store(values, rank, static_cast<float>(v));
+              }
             }
             level_done.arrive_and_wait();
           }
@@ -431,6 +528,7 @@ absl::StatusOr<Solution> Solve(const Rules& rules, const StateIndex& index, cons
 
       done += pair_size;
       solution.sweeps += sweeps;
+      solution.policy_sweeps += policy_sweeps_done;
       solution.max_layer_sweeps = std::max(solution.max_layer_sweeps, sweeps);
       solution.residual = std::max(solution.residual, residual);
       if (options.progress) {

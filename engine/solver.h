@@ -14,6 +14,11 @@
 // successor of a move that does not capture: only captures and passes carry
 // old values, and a pair converges in a few dozen sweeps instead of the
 // hundreds plain value iteration needs (docs/analysis.md has the figures).
+// Most sweeps are policy sweeps (modified policy iteration): each position
+// backs up only the moves the last full sweep found best, read from a
+// kept list of successor ranks, so no move is generated and no successor
+// ranked; every few sweeps a full one updates the policy, and a pair ends
+// only on a full sweep whose largest change is below the tolerance.
 // Both cores share each sweep.
 //
 // Nothing here reads or writes files (analysis/table.h does).
@@ -46,6 +51,15 @@ struct SolveOptions {
   // Bellman residual of the result is below it.
   double tolerance = 1e-6;
   int threads = 2;
+  // Modified policy iteration: after each full sweep (every move of every
+  // throw), this many sweeps back up only the moves that sweep found best,
+  // which costs a fraction of a full sweep; the last sweep of every layer
+  // pair is a full one, so the result is the same fixed point within the
+  // tolerance. 0: every sweep full (plain value iteration).
+  int policy_sweeps = 4;
+  // Memory for the policies of one layer pair (4 bytes a throw a
+  // position); the positions past it have full backups in every sweep.
+  uint64_t policy_bytes = uint64_t{512} << 20;
   // A layer pair that has not converged after this many sweeps fails the
   // solve (never expected; a guard against a non-converging ruleset).
   int max_sweeps = 10000;
@@ -62,6 +76,7 @@ struct Solution {
   std::vector<float> values;  // by rank
   double residual = 0;        // largest last-sweep change over all layers
   uint64_t sweeps = 0;        // sweeps over all layer pairs
+  uint64_t policy_sweeps = 0; // of which policy sweeps
   int max_layer_sweeps = 0;
   double seconds = 0;
 };

@@ -196,13 +196,12 @@ struct Solved {
   }
 };
 
-Solved SolveOrDie(const std::string& ref, int threads = 2) {
+Solved SolveOrDie(const std::string& ref, int threads = 2, SolveOptions options = {}) {
   Solved s;
   s.rules = Load(ref);
   auto index = StateIndex::Create(*s.rules);
   EXPECT_TRUE(index.ok()) << index.status();
   s.index = std::move(*index);
-  SolveOptions options;
   options.threads = threads;
   auto solution = Solve(*s.rules, *s.index, options);
   EXPECT_TRUE(solution.ok()) << solution.status();
@@ -250,21 +249,59 @@ TEST(SolverTest, KnownStartValues) {
   EXPECT_EQ(three.Value(StartPosition(*three.rules, kLight)), three.Value(StartPosition(*three.rules, kDark)));
 }
 
+// The largest Bellman residual of a solution, from the general move code
+// (Position, LegalMoves, ApplyMove), not the solver's own successor code.
+double WorstResidual(const Solved& s) {
+  const float* v = s.solution.values.data();
+  double worst = 0;
+  for (uint64_t r = 0; r < s.index->size(); ++r) {
+    EXPECT_GE(v[r], 0.0f);
+    EXPECT_LE(v[r], 1.0f);
+    worst = std::max(worst, std::fabs(BellmanValue(*s.rules, *s.index, v, r) - v[r]));
+  }
+  return worst;
+}
+
 TEST(SolverTest, ValuesInRangeAndResidualBelowTolerance) {
   for (int threads : {1, 2}) {
     Solved s = SolveOrDie("finkel(pieces=3)", threads);
-    const float* v = s.solution.values.data();
-    double worst = 0;
-    for (uint64_t r = 0; r < s.index->size(); ++r) {
-      ASSERT_GE(v[r], 0.0f);
-      ASSERT_LE(v[r], 1.0f);
-      // The general move code (Position, LegalMoves, ApplyMove), not the
-      // solver's own successor code.
-      worst = std::max(worst, std::fabs(BellmanValue(*s.rules, *s.index, v, r) - v[r]));
-    }
     // Float storage adds its rounding to the sweep tolerance.
-    EXPECT_LT(worst, 1e-6 + 1e-7) << threads << " threads";
+    EXPECT_LT(WorstResidual(s), 1e-6 + 1e-7) << threads << " threads";
     EXPECT_LT(s.solution.residual, 1e-6);
+  }
+}
+
+TEST(SolverTest, PolicySweepsReachTheSameFixedPoint) {
+  // finkel: rosettes earn a throw; blitz: captures do too (a kept move
+  // that keeps the turn); masters: shared squares numbered differently.
+  for (const char* ref : {"finkel(pieces=3)", "blitz(pieces=2)", "masters(pieces=2)"}) {
+    SCOPED_TRACE(ref);
+    SolveOptions plain;
+    plain.policy_sweeps = 0;
+    const Solved reference = SolveOrDie(ref, 1, plain);
+    EXPECT_LT(WorstResidual(reference), 1e-6 + 1e-7);
+    EXPECT_EQ(reference.solution.policy_sweeps, 0u);
+    // Every position keeps its policy; about a third of the largest pair
+    // does (the rest have full backups in the policy sweeps); one and two
+    // threads.
+    SolveOptions policy, partial;
+    policy.policy_sweeps = partial.policy_sweeps = 4;
+    partial.policy_bytes = reference.index->size() / 12 * 4 * reference.rules->outcomes.size();
+    for (const auto& [options, threads] : {std::pair{policy, 1}, {policy, 2}, {partial, 1}, {partial, 2}}) {
+      SCOPED_TRACE(options.policy_bytes);
+      SCOPED_TRACE(threads);
+      const Solved s = SolveOrDie(ref, threads, options);
+      EXPECT_LT(WorstResidual(s), 1e-6 + 1e-7);
+      EXPECT_LT(s.solution.residual, 1e-6);
+      double apart = 0;
+      for (size_t r = 0; r < s.solution.values.size(); ++r) {
+        apart = std::max(apart, std::fabs(double{s.solution.values[r]} - reference.solution.values[r]));
+      }
+      // Both within the tolerance of the one fixed point.
+      EXPECT_LT(apart, 1e-5);
+      EXPECT_GT(s.solution.policy_sweeps, 0u);
+      EXPECT_LT(s.solution.policy_sweeps, s.solution.sweeps);
+    }
   }
 }
 
