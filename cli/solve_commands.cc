@@ -119,10 +119,12 @@ int CmdSolve(const SolveCliOptions& args) {
   std::cout << absl::StrFormat(
       "ruleset      %s\ndigest       %s\npositions    %d\ntable        %s (%.1f MiB)\n"
       "solve time   %.1f s (%d threads)\nsweeps       %d in all (%d of them policy sweeps), at most %d for a layer pair\n"
+      "backups      %d, %.1f%% of them with every move\n"
       "residual     %.2e (tolerance %.0e)\npeak memory  %.0f MiB\n"
       "start        %.4f%% for the side to move first\n",
       args.ruleset, (*rules)->digest, (*index)->size(), args.out, (*index)->size() * 2 / 1048576.0,
-      solution->seconds, args.threads, solution->sweeps, solution->policy_sweeps, solution->max_layer_sweeps, solution->residual,
+      solution->seconds, args.threads, solution->sweeps, solution->policy_sweeps, solution->max_layer_sweeps, solution->backups,
+      solution->backups > 0 ? 100.0 * solution->full_backups / solution->backups : 100.0, solution->residual,
       args.tolerance, PeakRssMiB(), 100.0 * start);
   return kExitOk;
 }

@@ -9,6 +9,7 @@
 #include <barrier>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <thread>
 
 #include "absl/status/status.h"
@@ -134,6 +135,7 @@ struct PreparedBackup {
   uint8_t succ_flip[kMaxSucc];
   int outcome_end[kMaxRoll + 2];
   bool wins[kMaxRoll + 2];
+  bool by_policy;  // no successors ranked: the position's kept policy is backed up
 };
 
 // `mover` and `opp` are the side to move's and the other side's occupied
@@ -219,10 +221,14 @@ constexpr uint32_t kFlip = uint32_t{1} << 31;
 constexpr uint32_t kWin = ~uint32_t{0};
 
 // With `policy` not null, the position's policy is written there
-// (a word a throw); the first of equal moves is the one kept.
-inline double Finish(const Rules& rules, const float* values, const PreparedBackup& b, uint32_t* policy) {
+// (a word a throw; the first of equal moves is the one kept), and in
+// `margin` by how much, over all throws, the kept move's value beats the
+// next best one's (infinity when no throw has a choice).
+inline double Finish(const Rules& rules, const float* values, const PreparedBackup& b, uint32_t* policy,
+                     double* margin) {
   const double pass = 1.0 - Load(values, b.pass_rank);
   double sum = 0;
+  double least = std::numeric_limits<double>::infinity();
   int i = 0;
   const int outcomes = static_cast<int>(rules.outcomes.size());
   for (int k = 0; k < outcomes; ++k) {
@@ -237,19 +243,25 @@ inline double Finish(const Rules& rules, const float* values, const PreparedBack
       chosen = static_cast<uint32_t>(b.pass_rank) | kFlip;
     } else {
       best = -1;
+      double second = -1;
       chosen = 0;
       for (; i < b.outcome_end[k]; ++i) {
         const double v = Load(values, b.succ_rank[i]);
         const double w = b.succ_flip[i] ? 1.0 - v : v;
         if (w > best) {
+          second = best;
           best = w;
           chosen = static_cast<uint32_t>(b.succ_rank[i]) | (b.succ_flip[i] ? kFlip : 0);
+        } else {
+          second = std::max(second, w);
         }
       }
+      if (second >= 0) least = std::min(least, best - second);
     }
     if (policy != nullptr) policy[k] = chosen;
     sum += rules.outcomes[k].weight * best;
   }
+  if (margin != nullptr) *margin = least;
   return sum / static_cast<double>(1u << rules.dice_count);
 }
 
@@ -332,7 +344,9 @@ absl::StatusOr<Solution> Solve(const Rules& rules, const StateIndex& index, cons
   // A kept policy: one successor a throw, so a policy sweep generates no
   // moves and ranks only the position itself.
   const size_t stride = outcomes;
-  const uint64_t policy_limit = policy_sweeps ? options.policy_bytes / (stride * sizeof(uint32_t)) : 0;
+  // (and a float: until when the policy is known to be the best one)
+  const uint64_t policy_limit =
+      policy_sweeps ? options.policy_bytes / (stride * sizeof(uint32_t) + sizeof(float)) : 0;
 
   // Layer pairs {(a, b), (b, a)}, most pieces off first.
   for (int total = 2 * (n - 1); total >= 0; --total) {
@@ -368,12 +382,27 @@ absl::StatusOr<Solution> Solve(const Rules& rules, const StateIndex& index, cons
       // sweep ends a pair, so the result is the same fixed point. The first
       // `kept` positions of the order keep a policy (a memory limit); the
       // rest have full backups in every sweep.
+      //
+      // A full sweep need not back up every move of every kept position:
+      // no value has moved by more than `moved` (the sum of the sweeps'
+      // largest changes and extrapolation jumps) since the pair began. When
+      // a full backup finds the best move of every throw ahead of the next
+      // by a margin, the policy stays the best until the values have moved
+      // by half that margin: `settled` holds `moved` plus that half, and
+      // until `moved` reaches it a full sweep backs up the policy instead,
+      // the same value at a policy sweep's cost.
       const size_t kept = std::min<uint64_t>(order.size(), policy_limit);
       std::vector<uint32_t> policy(kept * stride);
+      std::vector<float> settled(kept, 0.0f);
+      double moved = 0, last_residual = 1;
       bool full_sweep = true;
       int policy_sweeps_in_a_row = 0, policy_sweeps_done = 0;
       struct PerThread {
         double delta = 0, cp = 0, pp = 0;
+        // The least `settled` of the positions a full sweep backed up by
+        // their policy.
+        double least_settled = std::numeric_limits<double>::infinity();
+        uint64_t backups = 0, full_backups = 0;  // (not reset: the pair's totals)
         char pad[64];
       };
       std::vector<PerThread> per_thread(pool_size);
@@ -401,20 +430,29 @@ absl::StatusOr<Solution> Solve(const Rules& rules, const StateIndex& index, cons
         ++sweeps;
         ++since_extrapolation;
         residual = 0;
-        double cp = 0, pp = 0;
+        double cp = 0, pp = 0, least_settled = std::numeric_limits<double>::infinity();
         for (PerThread& t : per_thread) {
           residual = std::max(residual, t.delta);
           cp += t.cp;
           pp += t.pp;
-          t = PerThread();
+          least_settled = std::min(least_settled, t.least_settled);
+          t.delta = t.cp = t.pp = 0;
+          t.least_settled = std::numeric_limits<double>::infinity();
         }
         const double ratio = pp > 0 ? cp / pp : 0;
         extrapolate = 0;
         const bool was_full = full_sweep;
+        // (Each stored value also rounds to float.)
+        moved += residual + 1e-7;
+        // A full sweep is a true Bellman sweep when every policy it backed
+        // up instead of every move stayed the best through the sweep's own
+        // changes, which are known only now; only such a sweep ends a pair.
+        const bool exact = was_full && moved < least_settled;
+        last_residual = residual;
         policy_sweeps_in_a_row = was_full ? 0 : policy_sweeps_in_a_row + 1;
         if (!was_full) ++policy_sweeps_done;
         full_sweep = kept == 0 || residual < options.tolerance || policy_sweeps_in_a_row >= options.policy_sweeps;
-        if (residual < options.tolerance && was_full) {
+        if (residual < options.tolerance && exact) {
           finished = true;
         } else if (residual < options.tolerance) {
           // Converged for the policy: the full sweep next says whether it
@@ -428,6 +466,7 @@ absl::StatusOr<Solution> Solve(const Rules& rules, const StateIndex& index, cons
           // The error has settled into its slowest mode, shrinking by
           // `ratio` a sweep: jump to where that would end.
           extrapolate = ratio / (1 - ratio);
+          moved += std::fabs(extrapolate) * residual + 1e-7;
           since_extrapolation = 0;
         }
         last_ratio = ratio;
@@ -442,7 +481,7 @@ absl::StatusOr<Solution> Solve(const Rules& rules, const StateIndex& index, cons
         std::vector<PreparedBackup> ring(fast ? kAhead : 0);
         while (true) {
           PerThread& mine = per_thread[t];
-          double delta = 0, cp = 0, pp = 0;
+          double delta = 0, cp = 0, pp = 0, least_settled = std::numeric_limits<double>::infinity();
           const auto update = [&](size_t i, uint64_t rank, double v) {
             const double d = v - Load(values, rank);
             delta = std::max(delta, std::fabs(d));
@@ -457,32 +496,48 @@ absl::StatusOr<Solution> Solve(const Rules& rules, const StateIndex& index, cons
             const size_t size = level.end - level.begin;
             const size_t lo = level.begin + size * t / pool_size, hi = level.begin + size * (t + 1) / pool_size;
             const auto layer_of = [&](size_t i) { return layers[i < level.split ? 0 : 1]; };
-            // Policy backups for [lo, full_begin), full ones after it.
-            size_t full_begin = lo;
-            if (policy_sweep) {
-              full_begin = std::clamp(kept, lo, hi);
-              for (size_t i = lo; i < full_begin; ++i) {
-                if (should_stop(i - lo)) break;
-                if (i + kAhead < full_begin) PrefetchPolicy(values, &policy[(i + kAhead) * stride], outcomes);
-                const PairEntry& e = order[i];
-                const auto [mo, oo] = layer_of(i);
-                update(i, index.Rank(e.mover_occ, mo, e.opp_occ, oo), PolicyBackup(rules, values, &policy[i * stride]));
-              }
-            }
             if (fast) {
               // Position i is prepared kAhead steps before it is finished,
               // in the slot position i - kAhead has just left.
-              for (size_t i = full_begin; i < hi + kAhead; ++i) {
+              for (size_t i = lo; i < hi + kAhead; ++i) {
                 PreparedBackup& slot = ring[i % kAhead];
-                if (i >= full_begin + kAhead) {
+                if (i >= lo + kAhead) {
                   const size_t f = i - kAhead;
-                  update(f, slot.rank, Finish(rules, values, slot, f < kept ? &policy[f * stride] : nullptr));
+                  double v;
+                  if (slot.by_policy) {
+                    v = PolicyBackup(rules, values, &policy[f * stride]);
+                  } else if (f < kept) {
+                    double margin;
+                    v = Finish(rules, values, slot, &policy[f * stride], &margin);
+                    // (Rounded down: the float must not promise more.)
+                    const double until = moved + margin / 2;
+                    float rounded = static_cast<float>(until);
+                    if (rounded > until) rounded = std::nextafter(rounded, -std::numeric_limits<float>::infinity());
+                    settled[f] = rounded;
+                  } else {
+                    v = Finish(rules, values, slot, nullptr, nullptr);
+                  }
+                  update(f, slot.rank, v);
+                  ++mine.backups;
+                  if (!slot.by_policy) ++mine.full_backups;
                 }
                 if (i < hi) {
                   if (should_stop(i - lo)) break;
                   const PairEntry& e = order[i];
                   const auto [mo, oo] = layer_of(i);
-                  Prepare(rules, index, values, e.mover_occ, mo, e.opp_occ, oo, &slot);
+                  // A full sweep takes the policy of a position whose policy
+                  // should stay the best through this sweep, if its changes
+                  // are no more than twice the last sweep's (checked at its
+                  // end).
+                  slot.by_policy = i < kept && (policy_sweep || moved + 2 * last_residual < settled[i]);
+                  if (slot.by_policy && !policy_sweep) least_settled = std::min<double>(least_settled, settled[i]);
+                  if (slot.by_policy) {
+                    slot.rank = index.Rank(e.mover_occ, mo, e.opp_occ, oo);
+                    __builtin_prefetch(values + slot.rank);
+                    PrefetchPolicy(values, &policy[i * stride], outcomes);
+                  } else {
+                    Prepare(rules, index, values, e.mover_occ, mo, e.opp_occ, oo, &slot);
+                  }
                 }
               }
             } else {
@@ -499,6 +554,7 @@ absl::StatusOr<Solution> Solve(const Rules& rules, const StateIndex& index, cons
           mine.delta = delta;
           mine.cp = cp;
           mine.pp = pp;
+          mine.least_settled = least_settled;
           sweep_done.arrive_and_wait();
           if (finished) return;
           if (extrapolate != 0) {
@@ -529,6 +585,10 @@ absl::StatusOr<Solution> Solve(const Rules& rules, const StateIndex& index, cons
       done += pair_size;
       solution.sweeps += sweeps;
       solution.policy_sweeps += policy_sweeps_done;
+      for (const PerThread& t : per_thread) {
+        solution.backups += t.backups;
+        solution.full_backups += t.full_backups;
+      }
       solution.max_layer_sweeps = std::max(solution.max_layer_sweeps, sweeps);
       solution.residual = std::max(solution.residual, residual);
       if (options.progress) {

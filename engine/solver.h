@@ -77,6 +77,8 @@ struct Solution {
   double residual = 0;        // largest last-sweep change over all layers
   uint64_t sweeps = 0;        // sweeps over all layer pairs
   uint64_t policy_sweeps = 0; // of which policy sweeps
+  uint64_t backups = 0;       // positions backed up, over all sweeps (fast rules)
+  uint64_t full_backups = 0;  // of which with every move (the rest: by policy)
   int max_layer_sweeps = 0;
   double seconds = 0;
 };
