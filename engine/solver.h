@@ -17,8 +17,10 @@
 // Most sweeps are policy sweeps (modified policy iteration): each position
 // backs up only the moves the last full sweep found best, read from a
 // kept list of successor ranks, so no move is generated and no successor
-// ranked; every few sweeps a full one updates the policy, and a pair ends
-// only on a full sweep whose largest change is below the tolerance.
+// ranked; every few sweeps a full one updates the policy (skipping, with
+// the same result, the positions whose policy the values cannot yet have
+// overturned), and a pair ends only on a full sweep whose largest change
+// is below the tolerance.
 // Both cores share each sweep.
 //
 // Nothing here reads or writes files (analysis/table.h does).
@@ -56,7 +58,7 @@ struct SolveOptions {
   // which costs a fraction of a full sweep; the last sweep of every layer
   // pair is a full one, so the result is the same fixed point within the
   // tolerance. 0: every sweep full (plain value iteration).
-  int policy_sweeps = 4;
+  int policy_sweeps = 3;
   // Memory for the policies of one layer pair (4 bytes a throw a
   // position); the positions past it have full backups in every sweep.
   uint64_t policy_bytes = uint64_t{512} << 20;
