@@ -372,6 +372,11 @@ absl::StatusOr<Solution> Solve(const Rules& rules, const StateIndex& index, cons
       // and the result is the sequential sweep's, however the threads are
       // scheduled. Small pairs take one thread.
       const int pool_size = order.size() < 64 * kBlock ? 1 : threads;
+      // Thread t's share of a level.
+      const auto share = [&](const Level& level, int t) {
+        const size_t size = level.end - level.begin;
+        return std::pair{level.begin + size * t / pool_size, level.begin + size * (t + 1) / pool_size};
+      };
 
       // Each position's change in the last sweep, and the estimate of the
       // slowest error mode's ratio per sweep (Aitken extrapolation).
@@ -482,6 +487,7 @@ absl::StatusOr<Solution> Solve(const Rules& rules, const StateIndex& index, cons
         while (true) {
           PerThread& mine = per_thread[t];
           double delta = 0, cp = 0, pp = 0, least_settled = std::numeric_limits<double>::infinity();
+          uint64_t backups = 0, full_backups = 0;
           const auto update = [&](size_t i, uint64_t rank, double v) {
             const double d = v - Load(values, rank);
             delta = std::max(delta, std::fabs(d));
@@ -493,8 +499,7 @@ absl::StatusOr<Solution> Solve(const Rules& rules, const StateIndex& index, cons
           // A full sweep keeps the policy of the positions that keep one.
           const bool policy_sweep = kept > 0 && !full_sweep;
           for (const Level& level : pair_order.levels) {
-            const size_t size = level.end - level.begin;
-            const size_t lo = level.begin + size * t / pool_size, hi = level.begin + size * (t + 1) / pool_size;
+            const auto [lo, hi] = share(level, t);
             const auto layer_of = [&](size_t i) { return layers[i < level.split ? 0 : 1]; };
             if (fast) {
               // Position i is prepared kAhead steps before it is finished,
@@ -518,8 +523,8 @@ absl::StatusOr<Solution> Solve(const Rules& rules, const StateIndex& index, cons
                     v = Finish(rules, values, slot, nullptr, nullptr);
                   }
                   update(f, slot.rank, v);
-                  ++mine.backups;
-                  if (!slot.by_policy) ++mine.full_backups;
+                  ++backups;
+                  if (!slot.by_policy) ++full_backups;
                 }
                 if (i < hi) {
                   if (should_stop(i - lo)) break;
@@ -555,12 +560,13 @@ absl::StatusOr<Solution> Solve(const Rules& rules, const StateIndex& index, cons
           mine.cp = cp;
           mine.pp = pp;
           mine.least_settled = least_settled;
+          mine.backups += backups;
+          mine.full_backups += full_backups;
           sweep_done.arrive_and_wait();
           if (finished) return;
           if (extrapolate != 0) {
             for (const Level& level : pair_order.levels) {
-              const size_t size = level.end - level.begin;
-              const size_t lo = level.begin + size * t / pool_size, hi = level.begin + size * (t + 1) / pool_size;
+              const auto [lo, hi] = share(level, t);
               for (size_t i = lo; i < hi; ++i) {
                 const PairEntry& e = order[i];
                 const auto [mo, oo] = layers[i < level.split ? 0 : 1];
