@@ -179,12 +179,14 @@ int CmdTableCount(const TableCountOptions& args) {
   if (!count.ok()) return TableError(count.status().message());
   const double gib = 1024.0 * 1024 * 1024;
   const double solve_gib = count->positions * sizeof(float) / gib;
+  const SolveMemory memory = SolveMemoryNeeded(**rules, count->positions, count->pair_positions, SolveOptions());
+  const double peak_gib = memory.total() / gib;
   auto index = StateIndex::Create(**rules);
   std::string solvable;
   if (!index.ok()) {
     solvable = "no: this build's index cannot rank these rules (docs/analysis.md, \"Rulesets not solved\")";
-  } else if (solve_gib > args.max_memory_gib) {
-    solvable = absl::StrFormat("no: the values need %.1f GiB, more than --max-memory %.1f GiB", solve_gib,
+  } else if (peak_gib > args.max_memory_gib) {
+    solvable = absl::StrFormat("no: a solve needs %.1f GiB at its peak, more than --max-memory %.1f GiB", peak_gib,
                                args.max_memory_gib);
   } else {
     solvable = absl::StrFormat("yes: scribe solve --ruleset %s (within --max-memory %.1f GiB)",
@@ -195,10 +197,13 @@ int CmdTableCount(const TableCountOptions& args) {
       "ruleset      %s\ndigest       %s\npositions    %s (neither side finished, seen from the side to move)\n"
       "largest pair layers (%d, %d)%s: %s positions (pieces borne off by the mover, by the opponent)\n"
       "values       %.2f GiB while solving (4 bytes a position); a table of %.2f GiB (2 bytes)\n"
+      "solve memory %.2f GiB at the peak: the values, and the largest pair's order %.2f GiB, changes %.2f GiB, "
+      "policies %.2f GiB\n"
       "index        %s\nsolvable     %s\n",
       TerminalText(RulesetName(**rules)), (*rules)->digest, Grouped(count->positions), a, b,
       a == b ? "" : absl::StrFormat(" and (%d, %d)", b, a), Grouped(count->pair_positions), solve_gib,
-      count->positions * sizeof(uint16_t) / gib,
+      count->positions * sizeof(uint16_t) / gib, peak_gib, memory.pair_order / gib, memory.pair_changes / gib,
+      memory.policies / gib,
       index.ok() ? "ranks these rules" : TerminalText(index.status().message()), solvable);
   return kExitOk;
 }

@@ -5,6 +5,7 @@
 #endif
 
 #include <algorithm>
+#include <cassert>
 #include <atomic>
 #include <barrier>
 #include <chrono>
@@ -75,9 +76,29 @@ struct Level {
   size_t begin, split, end;
 };
 
+// The positions of a pair in order. Paths of at most 16 squares (every
+// preset the index ranks) keep both occupancies in 4 bytes (path indices
+// 1..16 shifted down by one, 16 bits a side); longer ones take 8.
 struct PairOrder {
-  std::vector<PairEntry> entries;
+  std::vector<uint32_t> packed;
+  std::vector<PairEntry> wide;
   std::vector<Level> levels;  // the non-empty ones, highest sum first
+
+  static bool Packs(const Rules& rules) { return rules.off <= 17; }
+  size_t size() const { return packed.size() + wide.size(); }
+  size_t entry_bytes() const { return packed.empty() ? sizeof(PairEntry) : sizeof(uint32_t); }
+  PairEntry operator[](size_t i) const {
+    if (wide.empty()) return PairEntry{(packed[i] & 0xffffu) << 1, (packed[i] >> 16) << 1};
+    return wide[i];
+  }
+  void Put(size_t i, uint32_t mover_occ, uint32_t opp_occ) {
+    if (wide.empty()) {
+      assert(((mover_occ | opp_occ) & ~0x1fffeu) == 0);  // (indices 1..16)
+      packed[i] = (mover_occ >> 1) | ((opp_occ >> 1) << 16);
+    } else {
+      wide[i] = PairEntry{mover_occ, opp_occ};
+    }
+  }
 };
 
 // The positions of `layers` (one or two), by the sum of both sides' path
@@ -112,10 +133,14 @@ PairOrder AdvancedFirst(const Rules& rules, const StateIndex& index, const std::
   for (int k = 0; k < buckets; k += 2) {
     if (start[k + 2] > start[k]) order.levels.push_back(Level{start[k], start[k + 1], start[k + 2]});
   }
-  order.entries.resize(start[buckets]);
+  if (PairOrder::Packs(rules)) {
+    order.packed.resize(start[buckets]);
+  } else {
+    order.wide.resize(start[buckets]);
+  }
   for (int l = 0; l < static_cast<int>(layers.size()); ++l) {
     index.ForEachInLayer(layers[l].first, layers[l].second, [&](uint64_t, uint32_t m, uint32_t o) {
-      if (go_on()) order.entries[start[bucket(l, m, o)]++] = PairEntry{m, o};
+      if (go_on()) order.Put(start[bucket(l, m, o)]++, m, o);
     });
   }
   if (stopped) return {};
@@ -305,18 +330,53 @@ void AskForHugePages(void* data, size_t bytes) {
 #endif
 }
 
+// Policy sweeps need the fast backup (no auto-placement), and ranks that
+// leave kFlip free.
+bool UsesPolicySweeps(const Rules& rules, uint64_t positions, const SolveOptions& options) {
+  return rules.auto_place_mask == 0 && options.policy_sweeps > 0 && positions < kFlip;
+}
+
+// A kept policy: one successor a throw, and a float (until when the policy
+// is known to be the best one).
+uint64_t PolicyBytesPerPosition(const Rules& rules) {
+  return rules.outcomes.size() * sizeof(uint32_t) + sizeof(float);
+}
+
 }  // namespace
+
+SolveMemory SolveMemoryNeeded(const Rules& rules, uint64_t positions, uint64_t largest_pair,
+                              const SolveOptions& options) {
+  SolveMemory m;
+  m.values = positions * sizeof(float);
+  m.pair_order = largest_pair * (PairOrder::Packs(rules) ? sizeof(uint32_t) : sizeof(PairEntry));
+  m.pair_changes = largest_pair * sizeof(float);
+  if (UsesPolicySweeps(rules, positions, options)) {
+    const uint64_t per = PolicyBytesPerPosition(rules);
+    m.policies = std::min(largest_pair, options.policy_bytes / per) * per;
+  }
+  return m;
+}
 
 double BellmanValue(const Rules& rules, const StateIndex& index, const float* values, uint64_t rank) {
   return Backup(rules, index, values, index.Unrank(rank));
 }
 
 absl::StatusOr<Solution> Solve(const Rules& rules, const StateIndex& index, const SolveOptions& options) {
-  const uint64_t bytes = index.size() * sizeof(float);
-  if (bytes > options.max_bytes) {
+  const int n = index.pieces();
+  uint64_t largest_pair = 0;
+  for (int a = 0; a < n; ++a) {
+    for (int b = a; b < n; ++b) {
+      largest_pair = std::max(largest_pair, index.LayerSize(a, b) + (a == b ? 0 : index.LayerSize(b, a)));
+    }
+  }
+  const SolveMemory memory = SolveMemoryNeeded(rules, index.size(), largest_pair, options);
+  if (memory.total() > options.max_bytes) {
+    constexpr double kGiB = 1073741824.0;
     return absl::ResourceExhaustedError(absl::StrFormat(
-        "solving needs %.1f GiB for %d positions' values, more than the %.1f GiB allowed", bytes / 1073741824.0,
-        index.size(), options.max_bytes / 1073741824.0));
+        "solving needs %.1f GiB at its peak (%.1f GiB for %d positions' values, %.1f GiB for the largest layer "
+        "pair's %d positions), more than the %.1f GiB allowed",
+        memory.total() / kGiB, memory.values / kGiB, index.size(), (memory.total() - memory.values) / kGiB,
+        largest_pair, options.max_bytes / kGiB));
   }
   const auto start = std::chrono::steady_clock::now();
   const auto elapsed = [&] {
@@ -333,20 +393,16 @@ absl::StatusOr<Solution> Solve(const Rules& rules, const StateIndex& index, cons
     solution.values.insert(solution.values.end(), slice, 0.5f);
   }
   float* values = solution.values.data();
-  const int n = index.pieces();
   const int threads = std::max(1, options.threads);
   uint64_t done = 0;
   // Auto-placement needs the general move code.
   const bool fast = rules.auto_place_mask == 0;
-  // Policy sweeps need the fast backup, and ranks that leave kFlip free.
-  const bool policy_sweeps = fast && options.policy_sweeps > 0 && index.size() < kFlip;
   const int outcomes = static_cast<int>(rules.outcomes.size());
   // A kept policy: one successor a throw, so a policy sweep generates no
   // moves and ranks only the position itself.
   const size_t stride = outcomes;
-  // (and a float: until when the policy is known to be the best one)
   const uint64_t policy_limit =
-      policy_sweeps ? options.policy_bytes / (stride * sizeof(uint32_t) + sizeof(float)) : 0;
+      UsesPolicySweeps(rules, index.size(), options) ? options.policy_bytes / PolicyBytesPerPosition(rules) : 0;
 
   // Layer pairs {(a, b), (b, a)}, most pieces off first.
   for (int total = 2 * (n - 1); total >= 0; --total) {
@@ -362,15 +418,16 @@ absl::StatusOr<Solution> Solve(const Rules& rules, const StateIndex& index, cons
       // path indices (borne-off pieces count L+1) grows with every move
       // that captures nothing, so one in-place sweep in this order sees
       // this sweep's value for every such move's result.
-      const PairOrder pair_order = AdvancedFirst(rules, index, layers, options.stop);
-      const std::vector<PairEntry>& order = pair_order.entries;
+      const PairOrder order = AdvancedFirst(rules, index, layers, options.stop);
       if (order.size() != pair_size) return Stopped();  // (only a stop leaves it short)
 
       // Sweeps go level by level (one level: one sum of path indices): a
       // level's positions depend on each other only through passes, so the
-      // threads share each level and meet at a barrier before the next,
-      // and the result is the sequential sweep's, however the threads are
-      // scheduled. Small pairs take one thread.
+      // threads share each level and meet at a barrier before the next.
+      // Every successor but a pass's is final for the sweep when it is
+      // read; a pass's may be read before or after the other thread
+      // updates it, so two-thread runs agree within the tolerance, not bit
+      // for bit. Small pairs take one thread.
       const int pool_size = order.size() < 64 * kBlock ? 1 : threads;
       // Thread t's share of a level.
       const auto share = [&](const Level& level, int t) {
@@ -498,7 +555,7 @@ absl::StatusOr<Solution> Solve(const Rules& rules, const StateIndex& index, cons
           };
           // A full sweep keeps the policy of the positions that keep one.
           const bool policy_sweep = kept > 0 && !full_sweep;
-          for (const Level& level : pair_order.levels) {
+          for (const Level& level : order.levels) {
             const auto [lo, hi] = share(level, t);
             const auto layer_of = [&](size_t i) { return layers[i < level.split ? 0 : 1]; };
             if (fast) {
@@ -528,7 +585,7 @@ absl::StatusOr<Solution> Solve(const Rules& rules, const StateIndex& index, cons
                 }
                 if (i < hi) {
                   if (should_stop(i - lo)) break;
-                  const PairEntry& e = order[i];
+                  const PairEntry e = order[i];
                   const auto [mo, oo] = layer_of(i);
                   // A full sweep takes the policy of a position whose policy
                   // should stay the best through this sweep, if its changes
@@ -548,7 +605,7 @@ absl::StatusOr<Solution> Solve(const Rules& rules, const StateIndex& index, cons
             } else {
               for (size_t i = lo; i < hi; ++i) {
                 if (should_stop(i - lo)) break;
-                const PairEntry& e = order[i];
+                const PairEntry e = order[i];
                 const auto [mo, oo] = layer_of(i);
                 index.FillPosition(e.mover_occ, mo, e.opp_occ, oo, &pos);
                 update(i, index.Rank(pos), Backup(rules, index, values, pos));
@@ -565,10 +622,10 @@ absl::StatusOr<Solution> Solve(const Rules& rules, const StateIndex& index, cons
           sweep_done.arrive_and_wait();
           if (finished) return;
           if (extrapolate != 0) {
-            for (const Level& level : pair_order.levels) {
+            for (const Level& level : order.levels) {
               const auto [lo, hi] = share(level, t);
               for (size_t i = lo; i < hi; ++i) {
-                const PairEntry& e = order[i];
+                const PairEntry e = order[i];
                 const auto [mo, oo] = layers[i < level.split ? 0 : 1];
                 const uint64_t rank = index.Rank(e.mover_occ, mo, e.opp_occ, oo);
                 const double v = std::clamp(Load(values, rank) + extrapolate * change[i], 0.0, 1.0);

@@ -65,7 +65,8 @@ struct SolveOptions {
   // A layer pair that has not converged after this many sweeps fails the
   // solve (never expected; a guard against a non-converging ruleset).
   int max_sweeps = 10000;
-  // Refuse rulesets whose values would need more memory than this.
+  // Refuse rulesets whose solve would need more memory than this at its
+  // peak (SolveMemoryNeeded).
   uint64_t max_bytes = uint64_t{8} << 30;
   std::function<void(const SolveProgress&)> progress;
   // Polled by every sweeping thread every few thousand positions
@@ -86,6 +87,19 @@ struct Solution {
 };
 
 // Bellman's right-hand side for the position of `rank`, given values.
+// The memory a solve holds at its peak, known before it starts: every
+// position's value (a float), and for the largest layer pair its order (4
+// bytes a position for paths of up to 16 squares, 8 for longer ones), each
+// position's last change (a float, for the extrapolation) and the kept
+// policies (4 bytes a throw and a float a position, at most policy_bytes).
+struct SolveMemory {
+  uint64_t values = 0, pair_order = 0, pair_changes = 0, policies = 0;
+  uint64_t total() const { return values + pair_order + pair_changes + policies; }
+};
+// `positions` and `largest_pair` as CountPositions gives them.
+SolveMemory SolveMemoryNeeded(const Rules& rules, uint64_t positions, uint64_t largest_pair,
+                              const SolveOptions& options);
+
 double BellmanValue(const Rules& rules, const StateIndex& index, const float* values, uint64_t rank);
 
 absl::StatusOr<Solution> Solve(const Rules& rules, const StateIndex& index, const SolveOptions& options = {});

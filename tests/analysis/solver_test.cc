@@ -211,9 +211,12 @@ Solved SolveOrDie(const std::string& ref, int threads = 2, SolveOptions options 
 
 TEST(SolverTest, MatchesBruteForceOnSmallRulesets) {
   // finkel: safe rosettes; blitz: captures earn a throw, rosettes unsafe;
-  // masters: a shared square numbered differently by each side's path.
+  // masters: a shared square numbered differently by each side's path; the
+  // 18-square path: longer than the 16 whose occupancies the solver packs
+  // into 4 bytes a position.
   for (const char* ref : {"finkel(pieces=2)", "blitz(pieces=2)", "masters(pieces=2)", "sawah-tablet(pieces=1)",
-                          "finkel-blank4(pieces=2)"}) {
+                          "finkel-blank4(pieces=2)",
+                          "masters(pieces=2, path=[A4,A3,A2,A1,B1,C1,C2,C3,C4,B4,B5,B6,B7,C7,C8,B8,A8,A7])"}) {
     SCOPED_TRACE(ref);
     Solved s = SolveOrDie(ref);
     ExactTestEvaluator bf(s.rules);
@@ -322,6 +325,45 @@ TEST(SolverTest, RefusesWhatDoesNotFitTheMemoryLimit) {
   auto solution = Solve(*rules, **index, options);
   ASSERT_FALSE(solution.ok());
   EXPECT_EQ(solution.status().code(), absl::StatusCode::kResourceExhausted);
+}
+
+TEST(SolverTest, TheMemoryLimitCountsTheWholePeak) {
+  // finkel: 137,870,097 positions; the largest pair (0, 1) and (1, 0) has
+  // 29,598,456; 5 throws make a kept policy 24 bytes, capped at 512 MiB.
+  const auto finkel = Load("finkel");
+  const SolveMemory m = SolveMemoryNeeded(*finkel, 137870097, 29598456, SolveOptions());
+  EXPECT_EQ(m.values, 137870097u * 4);
+  EXPECT_EQ(m.pair_order, 29598456u * 4);  // a 14-square path packs into 4 bytes
+  EXPECT_EQ(m.pair_changes, 29598456u * 4);
+  EXPECT_EQ(m.policies, (uint64_t{512} << 20) / 24 * 24);
+  SolveOptions plain;
+  plain.policy_sweeps = 0;
+  EXPECT_EQ(SolveMemoryNeeded(*finkel, 137870097, 29598456, plain).policies, 0u);
+  // Paths past 16 squares take 8 bytes a position of order.
+  const auto longer = Load("masters(pieces=2, path=[A4,A3,A2,A1,B1,C1,C2,C3,C4,B4,B5,B6,B7,C7,C8,B8,A8,A7])");
+  EXPECT_EQ(SolveMemoryNeeded(*longer, 1000, 100, SolveOptions()).pair_order, 800u);
+
+  // A limit one byte under the peak is refused, though the values alone fit;
+  // the peak itself is allowed.
+  auto rules = Load("finkel(pieces=2)");
+  auto index = StateIndex::Create(*rules);
+  ASSERT_TRUE(index.ok());
+  uint64_t largest = 0;
+  for (int a = 0; a < 2; ++a) {
+    for (int b = a; b < 2; ++b) {
+      largest = std::max(largest, (*index)->LayerSize(a, b) + (a == b ? 0 : (*index)->LayerSize(b, a)));
+    }
+  }
+  SolveOptions options;
+  const SolveMemory need = SolveMemoryNeeded(*rules, (*index)->size(), largest, options);
+  ASSERT_GT(need.total(), need.values);
+  options.max_bytes = need.total() - 1;
+  auto refused = Solve(*rules, **index, options);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_NE(refused.status().message().find("at its peak"), std::string::npos) << refused.status();
+  options.max_bytes = need.total();
+  EXPECT_TRUE(Solve(*rules, **index, options).ok());
 }
 
 // ---------------------------------------------------------------------------

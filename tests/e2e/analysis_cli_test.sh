@@ -115,8 +115,12 @@ check "table count: skiriuk, and why not" 0 "^index        cannot index .*: a pa
   "$SCRIBE" table count --ruleset skiriuk
 check "table count: turnover's stacks" 0 "^values       2245\.76 GiB while solving" -- \
   "$SCRIBE" table count --ruleset turnover
-check "table count: masters against a smaller --max-memory" 0 "^solvable     no: the values need 1\.9 GiB, more than --max-memory 1\.0 GiB" -- \
+check "table count: masters against a smaller --max-memory" 0 "^solvable     no: a solve needs 3\.2 GiB at its peak, more than --max-memory 1\.0 GiB" -- \
   "$SCRIBE" table count --ruleset masters --max-memory 1
+check "table count: masters' peak, part by part" 0 "^solve memory 3\.25 GiB at the peak: the values, and the largest pair's order 0\.44 GiB, changes 0\.44 GiB, policies 0\.50 GiB$" -- \
+  "$SCRIBE" table count --ruleset masters
+check "table count: more than the values alone is counted" 0 "^solvable     no: a solve needs 3\.2 GiB at its peak, more than --max-memory 2\.0 GiB" -- \
+  "$SCRIBE" table count --ruleset masters --max-memory 2
 check "table count: the largest ruleset accepted (stacks of 15 pieces) counts without overflow" 0 \
   "^positions    2,411,870,474,436,677,057 " -- "$SCRIBE" table count --ruleset "turnover(pieces=15)"
 check "table count: one piece more is refused by the ruleset" 2 "pieces: 16 is out of range: 1 to 15" -- \
