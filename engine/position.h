@@ -114,8 +114,10 @@ namespace position_internal {
 inline uint32_t LegalDestinationBits(const Rules& rules, const Position& pos, int roll) {
   const Side me = pos.to_move;
   const Side opp = Other(me);
-  uint32_t sources = pos.occ[me];
-  if (pos.count[me][0] > 0 && ((rules.entry_roll_mask >> roll) & 1u)) sources |= 1u;
+  // (Branch-free where the outcome is a coin toss in play: a waiting piece
+  // and a throw that enters, a capture, another throw.)
+  const uint32_t sources =
+      pos.occ[me] | (static_cast<uint32_t>(pos.count[me][0] > 0) & (rules.entry_roll_mask >> roll));
   // Destinations as index bits; the shift drops anything past index 31.
   uint32_t dest = static_cast<uint32_t>(static_cast<uint64_t>(sources) << roll);
   dest &= rules.bear_off_stack ? rules.board_mask : (rules.board_mask | (1u << rules.off));
@@ -167,9 +169,12 @@ inline void LegalMoves(const Rules& rules, const Position& pos, int roll, MoveLi
 
 inline LegalSet LegalDestinations(const Rules& rules, const Position& pos, int roll) {
   LegalSet legal;
-  if (roll <= 0 || roll > kMaxRoll || IsOver(rules, pos)) return legal;
-  legal.to = position_internal::LegalDestinationBits(rules, pos, roll);
-  legal.stack_off = position_internal::StackBearsOff(rules, pos, roll);
+  if (roll < 0 || roll > kMaxRoll || IsOver(rules, pos)) return legal;
+  // A throw of 0 (one in sixteen with four dice) moves nothing: its bits are
+  // computed and dropped rather than branched around.
+  const bool moves = roll > 0;
+  legal.to = moves ? position_internal::LegalDestinationBits(rules, pos, roll) : 0u;
+  legal.stack_off = moves && position_internal::StackBearsOff(rules, pos, roll);
   return legal;
 }
 
@@ -194,6 +199,13 @@ inline constexpr NthBitTable kNthBitInByte{};
 // byte holding it is found by comparisons, not a loop.
 inline int NthSetBit(uint32_t x, int k) {
   const int c1 = std::popcount(x & 0xffu);
+  if (x <= 0xffffu) {
+    // Paths of up to 14 squares (destinations and bearing off in 16 bits):
+    // one comparison finds the byte. The same for every throw of a game, so
+    // the branch is predicted.
+    const int high = k >= c1;
+    return 8 * high + kNthBitInByte.at[(x >> (8 * high)) & 0xffu][k - (high ? c1 : 0)];
+  }
   const int c2 = c1 + std::popcount(x & 0xff00u);
   const int c3 = c2 + std::popcount(x & 0xff0000u);
   const int byte = (k >= c1) + (k >= c2) + (k >= c3);
@@ -249,25 +261,25 @@ inline MoveResult ApplyMove(const Rules& rules, Position* pos, Move move) {
   // Bit 0 of occ is never set, so clearing it for an entering piece is
   // harmless.
   --mine[from];
-  if (mine[from] == 0) pos->occ[me] &= ~(1u << from);
-  const uint32_t hit = pos->occ[opp] & rules.opp_overlap[me][to];
-  if (hit && !rules.IsSafe(to)) {
-    uint8_t(&theirs)[kIndexSlots] = pos->count[opp];
-    if (!rules.stacking) {
+  pos->occ[me] &= ~(static_cast<uint32_t>(mine[from] == 0) << from);
+  const uint32_t hit = rules.IsSafe(to) ? 0u : pos->occ[opp] & rules.opp_overlap[me][to];
+  uint8_t(&theirs)[kIndexSlots] = pos->count[opp];
+  if (!rules.stacking) {
+    if (hit) {
       // At most one opponent piece stands on a square.
-      const int j = std::countr_zero(hit);
       result.captured = 1;
       ++theirs[0];
+      theirs[std::countr_zero(hit)] = 0;
+      pos->occ[opp] &= ~hit;
+    }
+  } else if (hit) {
+    uint32_t h = hit;
+    while (h) {
+      const int j = std::countr_zero(h);
+      h &= h - 1;
+      result.captured += theirs[j];
+      theirs[0] = static_cast<uint8_t>(theirs[0] + theirs[j]);
       theirs[j] = 0;
-    } else {
-      uint32_t h = hit;
-      while (h) {
-        const int j = std::countr_zero(h);
-        h &= h - 1;
-        result.captured += theirs[j];
-        theirs[0] = static_cast<uint8_t>(theirs[0] + theirs[j]);
-        theirs[j] = 0;
-      }
     }
     pos->occ[opp] &= ~hit;
   }
@@ -281,8 +293,8 @@ inline MoveResult ApplyMove(const Rules& rules, Position* pos, Move move) {
     pos->occ[me] |= 1u << rules.auto_place_to;
     result.placed = true;
   }
-  result.extra_roll = result.rosette || (result.captured > 0 && rules.capture_extra_roll);
-  if (!result.extra_roll) pos->to_move = opp;
+  result.extra_roll = result.rosette | ((result.captured > 0) & rules.capture_extra_roll);
+  pos->to_move = result.extra_roll ? me : opp;
   return result;
 }
 
