@@ -5,9 +5,9 @@
 #endif
 
 #include <algorithm>
-#include <cassert>
 #include <atomic>
 #include <barrier>
+#include <cassert>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -86,7 +86,6 @@ struct PairOrder {
 
   static bool Packs(const Rules& rules) { return rules.off <= 17; }
   size_t size() const { return packed.size() + wide.size(); }
-  size_t entry_bytes() const { return packed.empty() ? sizeof(PairEntry) : sizeof(uint32_t); }
   PairEntry operator[](size_t i) const {
     if (wide.empty()) return PairEntry{(packed[i] & 0xffffu) << 1, (packed[i] >> 16) << 1};
     return wide[i];
