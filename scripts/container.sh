@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the scribed container image (docker/Dockerfile) with podman.
 #
-#  1. installs podman, buildah, runc and debootstrap when missing (Debian 12);
+#  1. installs podman, buildah, runc, debootstrap and git when missing (Debian 12);
 #  2. makes the base image "debian:bookworm" when missing: debootstrap
 #     --variant=minbase from this machine's Debian mirror, then podman import
 #     (no image registry is reachable here; with one, the Dockerfile's
@@ -31,7 +31,7 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 
 # 1. The tools, idempotently (scripts/setup.sh's style).
-TOOLS=(podman buildah runc debootstrap)
+TOOLS=(podman buildah runc debootstrap git)  # (git: the source hash in step 4)
 missing=()
 for p in "${TOOLS[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
@@ -100,13 +100,19 @@ SOURCES=(CMakeLists.txt proto engine analysis records review cli service tests e
 # (less what .dockerignore keeps out of the context).
 # A file git tracks but the worktree has deleted is not in the context
 # either: left out (sha256sum would fail on it, and the script end).
-mapfile -d '' listed < <(git ls-files -co --exclude-standard -z -- "${SOURCES[@]}" \
+if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+  list_sources() { git ls-files -co --exclude-standard -z -- "${SOURCES[@]}"; }
+else
+  # Not a git checkout (an unpacked archive): every file there.
+  list_sources() { find "${SOURCES[@]}" -type f -print0; }
+fi
+mapfile -d '' listed < <(list_sources \
   | { grep -zvE '/node_modules/|^tests/e2e/(node_client|browser)/|^tests/e2e/(container|k8s_manifest|replicas|failover|review_browser)_test\.sh$|^tests/e2e/replicas_lib\.sh$' || true; } \
   | sort -z)
 hashed=()
 for f in "${listed[@]}"; do [ -f "$f" ] && hashed+=("$f"); done
 if [ "${#hashed[@]}" -eq 0 ]; then
-  echo "container: no source file found to hash (git ls-files -- ${SOURCES[*]})" >&2
+  echo "container: no source file found to hash (${SOURCES[*]})" >&2
   exit 1
 fi
 hash="$(sha256sum -- "${hashed[@]}" | sha256sum | cut -c1-16)"
