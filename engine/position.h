@@ -173,11 +173,9 @@ inline void LegalMoves(const Rules& rules, const Position& pos, int roll, MoveLi
 
 inline LegalSet LegalDestinations(const Rules& rules, const Position& pos, int roll) {
   LegalSet legal;
-  if (roll < 0 || roll > kMaxRoll || IsOver(rules, pos)) return legal;
-  // A throw of 0 moves nothing.
-  const bool moves = roll > 0;
-  legal.to = moves ? position_internal::LegalDestinationBits(rules, pos, roll) : 0u;
-  legal.stack_off = moves && position_internal::StackBearsOff(rules, pos, roll);
+  if (roll <= 0 || roll > kMaxRoll || IsOver(rules, pos)) return legal;
+  legal.to = position_internal::LegalDestinationBits(rules, pos, roll);
+  legal.stack_off = position_internal::StackBearsOff(rules, pos, roll);
   return legal;
 }
 

@@ -356,27 +356,31 @@ SolveMemory SolveMemoryNeeded(const Rules& rules, uint64_t positions, uint64_t l
   return m;
 }
 
+SolveMemory SolveMemoryNeeded(const Rules& rules, const StateIndex& index, const SolveOptions& options) {
+  uint64_t largest_pair = 0;
+  for (int a = 0; a < index.pieces(); ++a) {
+    for (int b = a; b < index.pieces(); ++b) {
+      largest_pair = std::max(largest_pair, index.LayerSize(a, b) + (a == b ? 0 : index.LayerSize(b, a)));
+    }
+  }
+  return SolveMemoryNeeded(rules, index.size(), largest_pair, options);
+}
+
 double BellmanValue(const Rules& rules, const StateIndex& index, const float* values, uint64_t rank) {
   return Backup(rules, index, values, index.Unrank(rank));
 }
 
 absl::StatusOr<Solution> Solve(const Rules& rules, const StateIndex& index, const SolveOptions& options) {
-  const int n = index.pieces();
-  uint64_t largest_pair = 0;
-  for (int a = 0; a < n; ++a) {
-    for (int b = a; b < n; ++b) {
-      largest_pair = std::max(largest_pair, index.LayerSize(a, b) + (a == b ? 0 : index.LayerSize(b, a)));
-    }
-  }
-  const SolveMemory memory = SolveMemoryNeeded(rules, index.size(), largest_pair, options);
+  const SolveMemory memory = SolveMemoryNeeded(rules, index, options);
   if (memory.total() > options.max_bytes) {
     constexpr double kGiB = 1073741824.0;
     return absl::ResourceExhaustedError(absl::StrFormat(
         "solving needs %.1f GiB at its peak (%.1f GiB for %d positions' values, %.1f GiB for the largest layer "
-        "pair's %d positions), more than the %.1f GiB allowed",
+        "pair), more than the %.1f GiB allowed",
         memory.total() / kGiB, memory.values / kGiB, index.size(), (memory.total() - memory.values) / kGiB,
-        largest_pair, options.max_bytes / kGiB));
+        options.max_bytes / kGiB));
   }
+  const int n = index.pieces();
   const auto start = std::chrono::steady_clock::now();
   const auto elapsed = [&] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -86,7 +86,6 @@ struct Solution {
   double seconds = 0;
 };
 
-// Bellman's right-hand side for the position of `rank`, given values.
 // The memory a solve holds at its peak, known before it starts: every
 // position's value (a float), and for the largest layer pair its order (4
 // bytes a position for paths of up to 16 squares, 8 for longer ones), each
@@ -99,7 +98,10 @@ struct SolveMemory {
 // `positions` and `largest_pair` as CountPositions gives them.
 SolveMemory SolveMemoryNeeded(const Rules& rules, uint64_t positions, uint64_t largest_pair,
                               const SolveOptions& options);
+// The same for the index's positions (what Solve checks max_bytes against).
+SolveMemory SolveMemoryNeeded(const Rules& rules, const StateIndex& index, const SolveOptions& options);
 
+// Bellman's right-hand side for the position of `rank`, given values.
 double BellmanValue(const Rules& rules, const StateIndex& index, const float* values, uint64_t rank);
 
 absl::StatusOr<Solution> Solve(const Rules& rules, const StateIndex& index, const SolveOptions& options = {});

@@ -19,6 +19,7 @@
 #include "engine/position.h"
 #include "engine/ruleset.h"
 #include "engine/solver.h"
+#include "engine/state_count.h"
 #include "engine/state_index.h"
 #include "gtest/gtest.h"
 #include "tests/common/exact_test_evaluator.h"
@@ -348,14 +349,12 @@ TEST(SolverTest, TheMemoryLimitCountsTheWholePeak) {
   auto rules = Load("finkel(pieces=2)");
   auto index = StateIndex::Create(*rules);
   ASSERT_TRUE(index.ok());
-  uint64_t largest = 0;
-  for (int a = 0; a < 2; ++a) {
-    for (int b = a; b < 2; ++b) {
-      largest = std::max(largest, (*index)->LayerSize(a, b) + (a == b ? 0 : (*index)->LayerSize(b, a)));
-    }
-  }
   SolveOptions options;
-  const SolveMemory need = SolveMemoryNeeded(*rules, (*index)->size(), largest, options);
+  const SolveMemory need = SolveMemoryNeeded(*rules, **index, options);
+  // (The index's count of the largest pair is CountPositions' too.)
+  auto count = CountPositions(*rules);
+  ASSERT_TRUE(count.ok());
+  EXPECT_EQ(need.total(), SolveMemoryNeeded(*rules, count->positions, count->pair_positions, options).total());
   ASSERT_GT(need.total(), need.values);
   options.max_bytes = need.total() - 1;
   auto refused = Solve(*rules, **index, options);
