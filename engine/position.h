@@ -46,6 +46,41 @@ struct MoveResult {
   bool won = false;         // the mover has borne off every piece
 };
 
+// The shape of a ruleset, as the move code sees it. The move functions take
+// it as a template argument: GeneralShape (the default) reads every rule
+// flag from the Rules; PlainShape fixes the flags of a plain ruleset
+// (Rules::plain: no stacking, no tile visited twice, no bearing off a stack,
+// no auto-placement, and every shared square numbered alike by both sides:
+// finkel, finkel-blank4, the sawah presets, aseb; not masters or blitz,
+// whose sides reach the far lane's squares at different indices) as
+// constants, so their tests drop out of the generated code. Callers that
+// loop (playouts, perft, search) pick the shape once with WithShape. For a
+// plain ruleset the two give the same moves and results
+// (tests/engine/properties_test.cc checks it at every ply).
+struct GeneralShape {
+  static constexpr bool kPlain = false;
+  static bool stacking(const Rules& r) { return r.stacking; }
+  static bool revisits(const Rules& r) { return r.revisits; }
+  static bool bear_off_stack(const Rules& r) { return r.bear_off_stack; }
+  static bool auto_place(const Rules& r) { return r.auto_place_mask != 0; }
+  static bool opp_is_identity(const Rules& r) { return r.opp_is_identity; }
+};
+struct PlainShape {
+  static constexpr bool kPlain = true;
+  static constexpr bool stacking(const Rules&) { return false; }
+  static constexpr bool revisits(const Rules&) { return false; }
+  static constexpr bool bear_off_stack(const Rules&) { return false; }
+  static constexpr bool auto_place(const Rules&) { return false; }
+  static constexpr bool opp_is_identity(const Rules&) { return true; }
+};
+
+// Calls f(PlainShape{}) for a plain ruleset, f(GeneralShape{}) otherwise.
+template <class F>
+decltype(auto) WithShape(const Rules& rules, F&& f) {
+  if (rules.plain) return f(PlainShape{});
+  return f(GeneralShape{});
+}
+
 // Everything waiting, `first` to move.
 Position StartPosition(const Rules& rules, Side first = kLight);
 
@@ -58,6 +93,7 @@ inline bool IsOver(const Rules& rules, const Position& pos) {
 
 // The legal moves of the side to move for `roll` (defined below: inline,
 // it is the hot path of every search and playout).
+template <class Shape = GeneralShape>
 void LegalMoves(const Rules& rules, const Position& pos, int roll, MoveList* out);
 
 // The same moves as a set, for checking a given move without listing them
@@ -69,6 +105,7 @@ struct LegalSet {
   bool stack_off = false;
   bool empty() const { return to == 0 && !stack_off; }
 };
+template <class Shape = GeneralShape>
 LegalSet LegalDestinations(const Rules& rules, const Position& pos, int roll);
 
 // How many moves `legal` holds: LegalMoves' size for the same throw.
@@ -77,7 +114,8 @@ inline int LegalCount(const LegalSet& legal) { return std::popcount(legal.to) + 
 // Move k (0 <= k < LegalCount) of `legal`, the set for `roll`, in LegalMoves'
 // order, without listing the moves: random playouts and the random bot pick
 // a move this way (no branch on how many moves there are).
-inline Move NthLegalMove(const Rules& rules, const LegalSet& legal, int roll, int k);
+template <class Shape = GeneralShape>
+Move NthLegalMove(const Rules& rules, const LegalSet& legal, int roll, int k);
 
 // Whether `move` is among the moves of `legal`, the set for `roll`.
 inline bool IsLegalMove(const Rules& rules, const LegalSet& legal, int roll, Move move) {
@@ -88,6 +126,7 @@ inline bool IsLegalMove(const Rules& rules, const LegalSet& legal, int roll, Mov
 // Applies a legal move; passes the turn unless it earned another throw. A
 // winning move leaves the winner as the side to move (the game is over;
 // nothing moves any more).
+template <class Shape = GeneralShape>
 MoveResult ApplyMove(const Rules& rules, Position* pos, Move move);
 
 // A throw with no move (0, or nothing legal): the turn passes.
@@ -111,6 +150,7 @@ namespace position_internal {
 // The destinations of the legal moves for `roll` as index bits (bit d: the
 // piece on d - roll may move to d), for a throw of 1..kMaxRoll in a game
 // that goes on; bearing a stack off the last square is apart.
+template <class Shape>
 inline uint32_t LegalDestinationBits(const Rules& rules, const Position& pos, int roll) {
   const Side me = pos.to_move;
   const Side opp = Other(me);
@@ -124,16 +164,15 @@ inline uint32_t LegalDestinationBits(const Rules& rules, const Position& pos, in
       pos.occ[me] | (static_cast<uint32_t>(pos.count[me][0] > 0) & (rules.entry_roll_mask >> roll));
   // Destinations as index bits; the shift drops anything past index 31.
   uint32_t dest = static_cast<uint32_t>(static_cast<uint64_t>(sources) << roll);
-  dest &= rules.bear_off_stack ? rules.board_mask : (rules.board_mask | (1u << rules.off));
+  dest &= rules.move_mask;
   // An opponent on a safe square that both colours may not share blocks.
-  if (!rules.safe_shared) {
-    const uint32_t opp_here = rules.opp_is_identity
-                                  ? (pos.occ[opp] & rules.opp_identity[me])
-                                  : MapOccupancy(rules.opp_to_mine[me], pos.occ[opp]);
-    dest &= ~(opp_here & rules.safe_mask);
+  if (Shape::opp_is_identity(rules)) {
+    dest &= ~(pos.occ[opp] & rules.safe_blockers[me]);
+  } else if (!rules.safe_shared) {
+    dest &= ~(MapOccupancy(rules.opp_to_mine[me], pos.occ[opp]) & rules.safe_mask);
   }
-  if (!rules.stacking) {
-    if (!rules.revisits) {
+  if (!Shape::stacking(rules)) {
+    if (!Shape::revisits(rules)) {
       dest &= ~pos.occ[me];
     } else {
       // A tile on the path twice: the moving piece leaves its own square.
@@ -150,32 +189,35 @@ inline uint32_t LegalDestinationBits(const Rules& rules, const Position& pos, in
 }
 
 // Whether the stack on the last square may bear off with `roll`.
+template <class Shape>
 inline bool StackBearsOff(const Rules& rules, const Position& pos, int roll) {
-  return rules.bear_off_stack && roll == rules.bear_off_roll &&
+  return Shape::bear_off_stack(rules) && roll == rules.bear_off_roll &&
          ((pos.occ[pos.to_move] >> rules.path_length) & 1u);
 }
 
 }  // namespace position_internal
 
+template <class Shape>
 inline void LegalMoves(const Rules& rules, const Position& pos, int roll, MoveList* out) {
   out->clear();
   if (roll <= 0 || roll > kMaxRoll || IsOver(rules, pos)) return;
-  uint32_t dest = position_internal::LegalDestinationBits(rules, pos, roll);
+  uint32_t dest = position_internal::LegalDestinationBits<Shape>(rules, pos, roll);
   while (dest) {
     const int d = std::countr_zero(dest);
     dest &= dest - 1;
     out->push_back(Move{static_cast<uint8_t>(d - roll), static_cast<uint8_t>(d)});
   }
-  if (position_internal::StackBearsOff(rules, pos, roll)) {
+  if (position_internal::StackBearsOff<Shape>(rules, pos, roll)) {
     out->push_back(Move{static_cast<uint8_t>(rules.path_length), static_cast<uint8_t>(rules.off)});
   }
 }
 
+template <class Shape>
 inline LegalSet LegalDestinations(const Rules& rules, const Position& pos, int roll) {
   LegalSet legal;
   if (roll <= 0 || roll > kMaxRoll || IsOver(rules, pos)) return legal;
-  legal.to = position_internal::LegalDestinationBits(rules, pos, roll);
-  legal.stack_off = position_internal::StackBearsOff(rules, pos, roll);
+  legal.to = position_internal::LegalDestinationBits<Shape>(rules, pos, roll);
+  legal.stack_off = position_internal::StackBearsOff<Shape>(rules, pos, roll);
   return legal;
 }
 
@@ -204,8 +246,10 @@ inline int NthSetBit(uint32_t x, int k) {
     // Destinations in 16 bits: one comparison finds the byte. Paths of up
     // to 14 squares (bearing off included) take it at every throw, so the
     // branch is predicted; longer ones while their destinations are low.
+    // (c1 & -high, not high ? c1 : 0, which compiles to a branch that is
+    // a coin toss.)
     const int high = k >= c1;
-    return 8 * high + kNthBitInByte.at[(x >> (8 * high)) & 0xffu][k - (high ? c1 : 0)];
+    return 8 * high + kNthBitInByte.at[(x >> (8 * high)) & 0xffu][k - (c1 & -high)];
   }
   const int c2 = c1 + std::popcount(x & 0xff00u);
   const int c3 = c2 + std::popcount(x & 0xff0000u);
@@ -216,9 +260,10 @@ inline int NthSetBit(uint32_t x, int k) {
 
 }  // namespace position_internal
 
+template <class Shape>
 inline Move NthLegalMove(const Rules& rules, const LegalSet& legal, int roll, int k) {
   assert(k >= 0 && k < LegalCount(legal));
-  if (k == std::popcount(legal.to)) {
+  if (Shape::bear_off_stack(rules) && k == std::popcount(legal.to)) {
     return Move{static_cast<uint8_t>(rules.path_length), static_cast<uint8_t>(rules.off)};
   }
   const int d = position_internal::NthSetBit(legal.to, k);
@@ -230,14 +275,16 @@ namespace position_internal {
 // Whether side `me` may put a piece on index d without moving it there by a
 // throw (auto-placement): never onto a capture, nor onto its own piece
 // without stacking.
+template <class Shape>
 inline bool CanPlaceWithoutCapture(const Rules& rules, const Position& pos, Side me, int d) {
-  if (!rules.stacking && (pos.occ[me] & rules.own_overlap[me][d])) return false;
+  if (!Shape::stacking(rules) && (pos.occ[me] & rules.own_overlap[me][d])) return false;
   const uint32_t opp = pos.occ[Other(me)] & rules.opp_overlap[me][d];
   return opp == 0 || (rules.IsSafe(d) && rules.safe_shared);
 }
 
 }  // namespace position_internal
 
+template <class Shape>
 inline MoveResult ApplyMove(const Rules& rules, Position* pos, Move move) {
   MoveResult result;
   const Side me = pos->to_move;
@@ -247,7 +294,7 @@ inline MoveResult ApplyMove(const Rules& rules, Position* pos, Move move) {
   assert(mine[from] > 0);
   if (to == rules.off) {
     // Bearing off a stack from the last square takes every piece there.
-    const uint8_t n = rules.bear_off_stack ? mine[from] : 1;
+    const uint8_t n = Shape::bear_off_stack(rules) ? mine[from] : 1;
     mine[from] = static_cast<uint8_t>(mine[from] - n);
     if (mine[from] == 0) pos->occ[me] &= ~(1u << from);
     mine[to] = static_cast<uint8_t>(mine[to] + n);
@@ -260,12 +307,17 @@ inline MoveResult ApplyMove(const Rules& rules, Position* pos, Move move) {
     return result;
   }
   // Bit 0 of occ is never set, so clearing it for an entering piece is
-  // harmless.
+  // harmless. Without stacking or a tile visited twice a piece on the board
+  // is alone on its index, so its bit goes without waiting for the count.
   --mine[from];
-  pos->occ[me] &= ~(static_cast<uint32_t>(mine[from] == 0) << from);
-  const uint32_t hit = rules.IsSafe(to) ? 0u : pos->occ[opp] & rules.opp_overlap[me][to];
+  if constexpr (Shape::kPlain) {
+    pos->occ[me] &= ~(1u << from);
+  } else {
+    pos->occ[me] &= ~(static_cast<uint32_t>(mine[from] == 0) << from);
+  }
+  const uint32_t hit = pos->occ[opp] & rules.capture_overlap[me][to];
   uint8_t(&theirs)[kIndexSlots] = pos->count[opp];
-  if (!rules.stacking) {
+  if (!Shape::stacking(rules)) {
     if (hit) {
       // At most one opponent piece stands on a square.
       result.captured = 1;
@@ -287,15 +339,15 @@ inline MoveResult ApplyMove(const Rules& rules, Position* pos, Move move) {
   ++mine[to];
   pos->occ[me] |= 1u << to;
   result.rosette = rules.GivesExtraRoll(to);
-  if (((rules.auto_place_mask >> to) & 1u) && mine[0] > 0 &&
-      position_internal::CanPlaceWithoutCapture(rules, *pos, me, rules.auto_place_to)) {
+  if (Shape::auto_place(rules) && ((rules.auto_place_mask >> to) & 1u) && mine[0] > 0 &&
+      position_internal::CanPlaceWithoutCapture<Shape>(rules, *pos, me, rules.auto_place_to)) {
     --mine[0];
     ++mine[rules.auto_place_to];
     pos->occ[me] |= 1u << rules.auto_place_to;
     result.placed = true;
   }
   result.extra_roll = result.rosette | ((result.captured > 0) & rules.capture_extra_roll);
-  pos->to_move = result.extra_roll ? me : opp;
+  pos->to_move = static_cast<Side>(static_cast<int>(opp) ^ static_cast<int>(result.extra_roll));
   return result;
 }
 

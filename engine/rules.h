@@ -51,6 +51,8 @@ struct Rules {
   int phase[kIndexSlots] = {};
 
   uint32_t board_mask = 0;       // bits 1..L
+  uint32_t move_mask = 0;        // where a throw may carry a piece: the board, and
+                                 // off (L+1) unless only a stack bears off
   uint32_t safe_mask = 0;        // mover's indices where no capture happens
   uint32_t extra_mask = 0;       // mover's indices that give another throw
   uint32_t entry_roll_mask = 0;  // bit r: throw r may bring a piece on
@@ -70,6 +72,9 @@ struct Rules {
   // index d. own_overlap[s][d]: s's own indices on that square (d included).
   uint32_t opp_overlap[2][kIndexSlots] = {};
   uint32_t own_overlap[2][kIndexSlots] = {};
+  // capture_overlap[s][d]: opp_overlap[s][d], or nothing where d is safe:
+  // the opponent's pieces a move of s to d captures.
+  uint32_t capture_overlap[2][kIndexSlots] = {};
   // Byte-wise maps from a side's occupancy bits to the squares they cover,
   // in the mover's index space: opp_to_mine[s][k][b] is the union of
   // own indices of s sharing a square with opponent index 8k+i, for the bits
@@ -81,6 +86,12 @@ struct Rules {
   // is a mask: opp_identity[s] = opponent indices that share a square.
   bool opp_is_identity = false;
   uint32_t opp_identity[2] = {0, 0};
+  // With opp_is_identity: safe_blockers[s] = the indices where an opponent
+  // piece blocks s (safe squares both sides reach, unless they may share).
+  uint32_t safe_blockers[2] = {0, 0};
+  // None of stacking, revisits, bearing off a stack, auto-placement, and
+  // opp_is_identity: the move code's PlainShape applies (position.h).
+  bool plain = false;
 
   bool IsSafe(int index) const { return (safe_mask >> index) & 1u; }
   bool GivesExtraRoll(int index) const { return (extra_mask >> index) & 1u; }

@@ -242,6 +242,19 @@ void CheckTables(const Rules& rules, const Model& m) {
     RC_ASSERT(rules.IsSafe(i) == (m.safe.count(i) > 0));
     RC_ASSERT(rules.GivesExtraRoll(i) == (m.extra.count(i) > 0));
   }
+  // Plain rules (PlainShape's move code): no stacking, no bearing off a
+  // stack, no auto-placement, no square twice on a side's path, and
+  // wherever the two sides share a square they give it the same index.
+  bool plain = !m.stacking && !m.bear_off_stack && m.auto_place.empty();
+  for (int i = 1; i <= m.length; ++i) {
+    for (int j = 1; j <= m.length; ++j) {
+      if (i != j && (m.SameSquare(kLight, i, kLight, j) || m.SameSquare(kDark, i, kDark, j) ||
+                     m.SameSquare(kLight, i, kDark, j))) {
+        plain = false;
+      }
+    }
+  }
+  RC_ASSERT(rules.plain == plain);
 }
 
 // No two own pieces on one square (tile and phase) unless stacking is on;
@@ -317,6 +330,18 @@ void CheckLegalMoves(const Rules& rules, const Model& m, const Position& pos, in
   const LegalSet set = LegalDestinations(rules, pos, roll);
   RC_ASSERT(LegalCount(set) == legal.size());
   for (int k = 0; k < legal.size(); ++k) RC_ASSERT(NthLegalMove(rules, set, roll, k) == legal[k]);
+  if (rules.plain) {
+    // The plain rules' own move code gives the same moves.
+    MoveList plain;
+    LegalMoves<PlainShape>(rules, pos, roll, &plain);
+    RC_ASSERT(std::vector<Move>(plain.begin(), plain.end()) == got);
+    const LegalSet plain_set = LegalDestinations<PlainShape>(rules, pos, roll);
+    RC_ASSERT(plain_set.to == set.to);
+    RC_ASSERT(plain_set.stack_off == set.stack_off);
+    for (int k = 0; k < legal.size(); ++k) {
+      RC_ASSERT(NthLegalMove<PlainShape>(rules, plain_set, roll, k) == legal[k]);
+    }
+  }
 }
 
 // One applied move: bearing off, captures, turn, results, and the model's
@@ -420,6 +445,18 @@ bool PlayPly(const Rules& rules, const Model& m, Position* pos, int roll, int ch
     const MoveResult result = ApplyMove(rules, pos, mv);
     if (result_out) *result_out = result;
     if (check) CheckAppliedMove(rules, m, before, roll, mv, result, *pos);
+    if (check && rules.plain) {
+      // The plain rules' own move code, the same position and result.
+      Position plain = before;
+      const MoveResult plain_result = ApplyMove<PlainShape>(rules, &plain, mv);
+      RC_ASSERT(plain == *pos);
+      RC_ASSERT(plain_result.captured == result.captured);
+      RC_ASSERT(plain_result.extra_roll == result.extra_roll);
+      RC_ASSERT(plain_result.placed == result.placed);
+      RC_ASSERT(plain_result.rosette == result.rosette);
+      RC_ASSERT(plain_result.bore_off == result.bore_off);
+      RC_ASSERT(plain_result.won == result.won);
+    }
   } catch (...) {
     RC_LOG() << "before: " << Describe(m, before) << "\nroll " << roll << ", legal "
              << DescribeMoves(legal) << ", choice " << choice << "\nafter:  " << Describe(m, *pos)

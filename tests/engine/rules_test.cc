@@ -799,6 +799,19 @@ TEST(PresetsTest, OnlyTurnoverHasTheThrowOff) {
   }
 }
 
+// The plain move code (PlainShape, engine/position.h) serves the presets
+// without stacking, auto-placement, a stack borne off, a tile visited twice,
+// or a shared square numbered differently by the two sides; the property
+// tests check it gives the general code's moves wherever it applies.
+TEST(PresetsTest, PlainMoveCodeServesTheSimplePresets) {
+  const std::set<std::string> plain = {"finkel", "finkel-blank4", "sawah", "sawah-tablet", "sawah-marks",
+                                       "aseb"};
+  for (const std::string id : {"finkel", "finkel-blank4", "blitz", "sawah", "sawah-tablet", "sawah-marks",
+                               "aseb", "masters", "murray", "skiriuk", "turnover"}) {
+    EXPECT_EQ(Preset(id).plain, plain.count(id) > 0) << id;
+  }
+}
+
 TEST(PresetsTest, AsebIsSawahTablet) {
   EXPECT_EQ(Preset("aseb").digest, Preset("sawah-tablet").digest);
   EXPECT_NE(Preset("sawah-tablet").digest, Preset("sawah").digest);
