@@ -58,51 +58,58 @@ class SearchEvaluator::Search {
       : evaluator_(evaluator), rules_(*evaluator.rules_),
         total_(static_cast<double>(1u << rules_.dice_count)) {}
 
-  // The value of `pos` for its side to move, `depth` throws deep.
+  // The value of `pos` for its side to move, `depth` throws deep, with the
+  // move code of the rules' shape.
   double Value(const Position& pos, int depth) {
+    return WithShape(rules_, [&](auto shape) { return ValueOf<decltype(shape)>(pos, depth); });
+  }
+
+  const Stats& stats() const { return stats_; }
+
+ private:
+  template <class Shape>
+  double ValueOf(const Position& pos, int depth) {
     if (stopped_) return 0;
     if (IsOver(rules_, pos)) return FinishedValue(rules_, pos);
     if (depth == 0) {
       ++stats_.leaves;
       return evaluator_.LeafValue(pos);
     }
-    if (depth < kMemoMinDepth) return Expand(pos, depth);
+    if (depth < kMemoMinDepth) return Expand<Shape>(pos, depth);
     const MemoKey key = KeyOf(pos, depth);
     auto it = memo_.find(key);
     if (it != memo_.end()) {
       ++stats_.memo_hits;
       return it->second;
     }
-    const double v = Expand(pos, depth);
+    const double v = Expand<Shape>(pos, depth);
     memo_.emplace(key, v);
     return v;
   }
 
-  const Stats& stats() const { return stats_; }
-
- private:
+  template <class Shape>
   double Expand(const Position& pos, int depth) {
     if (++stats_.nodes % kStopPollNodes == 0 && StopRequested(evaluator_.stop_)) stopped_ = true;
     if (stopped_) return 0;
     double sum = 0;
     MoveList moves;
     for (const RollOutcome& o : rules_.outcomes) {
-      LegalMoves(rules_, pos, o.roll, &moves);
+      LegalMoves<Shape>(rules_, pos, o.roll, &moves);
       double best;
       if (moves.empty()) {
         Position next = pos;
         PassTurn(&next);
-        best = 1.0 - Value(next, depth - 1);
+        best = 1.0 - ValueOf<Shape>(next, depth - 1);
       } else {
         best = 0;
         for (const Move& m : moves) {
           Position next = pos;
-          const MoveResult r = ApplyMove(rules_, &next, m);
+          const MoveResult r = ApplyMove<Shape>(rules_, &next, m);
           double v;
           if (r.won) {
             v = 1.0;
           } else {
-            const double after = Value(next, depth - 1);
+            const double after = ValueOf<Shape>(next, depth - 1);
             v = r.extra_roll ? after : 1.0 - after;
           }
           best = std::max(best, v);
