@@ -15,9 +15,10 @@
 
 namespace scribe {
 
-// Plays *pos out to the end; returns the throws it took.
-template <bool kNth = true>
-inline uint64_t Playout(const Rules& rules, Rng& rng, Position* pos) {
+// Plays *pos out to the end with the move code of `Shape`; returns the
+// throws it took.
+template <bool kNth, class Shape>
+inline uint64_t PlayoutOf(const Rules& rules, Rng& rng, Position* pos) {
   uint64_t throws = 0;
   MoveList moves;
   while (!IsOver(rules, *pos)) {
@@ -27,10 +28,10 @@ inline uint64_t Playout(const Rules& rules, Rng& rng, Position* pos) {
     int n;
     LegalSet legal;
     if constexpr (kNth) {
-      legal = LegalDestinations(rules, *pos, roll);
+      legal = LegalDestinations<Shape>(rules, *pos, roll);
       n = LegalCount(legal);
     } else {
-      LegalMoves(rules, *pos, roll, &moves);
+      LegalMoves<Shape>(rules, *pos, roll, &moves);
       n = moves.size();
     }
     if (n == 0) {
@@ -39,12 +40,18 @@ inline uint64_t Playout(const Rules& rules, Rng& rng, Position* pos) {
     }
     const int k = static_cast<int>(((r & 0xffffffffu) * static_cast<uint64_t>(n)) >> 32);
     if constexpr (kNth) {
-      ApplyMove(rules, pos, NthLegalMove(rules, legal, roll, k));
+      ApplyMove<Shape>(rules, pos, NthLegalMove<Shape>(rules, legal, roll, k));
     } else {
-      ApplyMove(rules, pos, moves[k]);
+      ApplyMove<Shape>(rules, pos, moves[k]);
     }
   }
   return throws;
+}
+
+// Plays *pos out to the end, the ruleset's shape picked once.
+template <bool kNth = true>
+inline uint64_t Playout(const Rules& rules, Rng& rng, Position* pos) {
+  return WithShape(rules, [&](auto shape) { return PlayoutOf<kNth, decltype(shape)>(rules, rng, pos); });
 }
 
 }  // namespace scribe
