@@ -90,9 +90,9 @@ Rules::Rules(const v1::Ruleset& resolved, std::string digest_in)
   }
   for (int s = 0; s < 2; ++s) {
     for (int d = 1; d <= path_length; ++d) capture_overlap[s][d] = IsSafe(d) ? 0u : opp_overlap[s][d];
+    safe_blockers[s] = safe_shared ? 0u : (opp_identity[s] & safe_mask);
   }
   move_mask = bear_off_stack ? board_mask : (board_mask | (1u << off));
-  for (int s = 0; s < 2; ++s) safe_blockers[s] = safe_shared ? 0u : (opp_identity[s] & safe_mask);
   plain = !stacking && !revisits && !bear_off_stack && auto_place_mask == 0 && opp_is_identity;
   // Second pass: the maps need both sides' overlaps.
   for (int s = 0; s < 2; ++s) {

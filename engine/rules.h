@@ -89,8 +89,8 @@ struct Rules {
   // With opp_is_identity: safe_blockers[s] = the indices where an opponent
   // piece blocks s (safe squares both sides reach, unless they may share).
   uint32_t safe_blockers[2] = {0, 0};
-  // None of stacking, revisits, bearing off a stack, auto-placement, and
-  // opp_is_identity: the move code's PlainShape applies (position.h).
+  // No stacking, no revisits, no bearing off a stack, no auto-placement,
+  // and opp_is_identity: the move code's PlainShape applies (position.h).
   bool plain = false;
 
   bool IsSafe(int index) const { return (safe_mask >> index) & 1u; }

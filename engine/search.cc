@@ -141,7 +141,7 @@ SearchEvaluator::SearchEvaluator(std::shared_ptr<const Rules> rules, int depth, 
   for (int s = 0; s < 2; ++s) {
     home_[s] = HomeStretchStart(*rules_, static_cast<Side>(s));
     for (int i = 1; i <= rules_->path_length; ++i) {
-      if (rules_->opp_overlap[s][i] != 0 && !rules_->IsSafe(i)) {
+      if (rules_->capture_overlap[s][i] != 0) {
         ++contested;
         contested_[s] |= 1u << i;
       }
