@@ -207,14 +207,11 @@ inline void Prepare(const Rules& rules, const StateIndex& index, const float* va
         }
         Parts opp_m = opp_as_mover, opp_o = opp_as_opp;
         bool captured = false;
-        if (!rules.IsSafe(d)) {
-          const uint32_t hit = opp & rules.opp_overlap[kLight][d];
-          if (hit) {
-            const int j = std::countr_zero(hit);
-            opp_m = opp_m ^ index.MoverBits(j);
-            opp_o = opp_o ^ index.OpponentBits(j);
-            captured = true;
-          }
+        if (const uint32_t hit = opp & rules.capture_overlap[kLight][d]) {
+          const int j = std::countr_zero(hit);
+          opp_m = opp_m ^ index.MoverBits(j);
+          opp_o = opp_o ^ index.OpponentBits(j);
+          captured = true;
         }
         if (rules.GivesExtraRoll(d) || (captured && rules.capture_extra_roll)) {
           succ_rank[n] = index.RankParts(mover_as_mover ^ index.MoverBits(from) ^ index.MoverBits(d), mover_off,
