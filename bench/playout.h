@@ -2,9 +2,14 @@
 // and bench/playout_count.cc (instructions under callgrind): throw the
 // dice, pick a legal move at random, apply it, until the game ends. One
 // 64-bit draw serves both the throw (top bits) and the choice (low 32 bits,
-// multiply-shift). Two ways of picking the move give the same games:
-//   kNth = true:  LegalDestinations, then NthLegalMove(k) (what the bots do)
+// multiply-shift). The game ends with the move that ApplyMove reports as a
+// win (only bearing off wins), so the end is not tested again before each
+// throw. Two ways of picking the move give the same games:
+//   kNth = true:  LegalDestinationsInPlay, then NthLegalMove(k) (the random
+//                 bot's way, less its tests for a game already over)
 //   kNth = false: LegalMoves, then moves[k]
+// tests/engine/properties_test.cc checks both against a plain loop over the
+// engine's checked calls.
 #ifndef SCRIBE_BENCH_PLAYOUT_H_
 #define SCRIBE_BENCH_PLAYOUT_H_
 
@@ -16,19 +21,20 @@
 namespace scribe {
 
 // Plays *pos out to the end with the move code of `Shape`; returns the
-// throws it took.
+// throws it took (0 for a game already over).
 template <bool kNth, class Shape>
 inline uint64_t PlayoutOf(const Rules& rules, Rng& rng, Position* pos) {
   uint64_t throws = 0;
+  if (IsOver(rules, *pos)) return throws;
   MoveList moves;
-  while (!IsOver(rules, *pos)) {
+  for (;;) {
     const uint64_t r = rng.Next();
     const int roll = rules.roll_for_bits[r >> (64 - rules.dice_count)];
     ++throws;
     int n;
     LegalSet legal;
     if constexpr (kNth) {
-      legal = LegalDestinations<Shape>(rules, *pos, roll);
+      legal = LegalDestinationsInPlay<Shape>(rules, *pos, roll);
       n = LegalCount(legal);
     } else {
       LegalMoves<Shape>(rules, *pos, roll, &moves);
@@ -39,13 +45,14 @@ inline uint64_t PlayoutOf(const Rules& rules, Rng& rng, Position* pos) {
       continue;
     }
     const int k = static_cast<int>(((r & 0xffffffffu) * static_cast<uint64_t>(n)) >> 32);
+    MoveResult result;
     if constexpr (kNth) {
-      ApplyMove<Shape>(rules, pos, NthLegalMove<Shape>(rules, legal, roll, k));
+      result = ApplyMove<Shape>(rules, pos, NthLegalMove<Shape>(rules, legal, roll, k));
     } else {
-      ApplyMove<Shape>(rules, pos, moves[k]);
+      result = ApplyMove<Shape>(rules, pos, moves[k]);
     }
+    if (result.won) return throws;
   }
-  return throws;
 }
 
 // Plays *pos out to the end, the ruleset's shape picked once.

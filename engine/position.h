@@ -107,6 +107,12 @@ struct LegalSet {
 };
 template <class Shape = GeneralShape>
 LegalSet LegalDestinations(const Rules& rules, const Position& pos, int roll);
+// The same set for a game known to go on and a throw the dice can give
+// (0..kMaxRoll), without testing either: a loop that stops when ApplyMove
+// reports a win (the random playouts) would otherwise test for the end of
+// the game twice at every throw.
+template <class Shape = GeneralShape>
+LegalSet LegalDestinationsInPlay(const Rules& rules, const Position& pos, int roll);
 
 // How many moves `legal` holds: LegalMoves' size for the same throw.
 inline int LegalCount(const LegalSet& legal) { return std::popcount(legal.to) + (legal.stack_off ? 1 : 0); }
@@ -213,12 +219,19 @@ inline void LegalMoves(const Rules& rules, const Position& pos, int roll, MoveLi
 }
 
 template <class Shape>
-inline LegalSet LegalDestinations(const Rules& rules, const Position& pos, int roll) {
+inline LegalSet LegalDestinationsInPlay(const Rules& rules, const Position& pos, int roll) {
+  assert(roll >= 0 && roll <= kMaxRoll && !IsOver(rules, pos));
   LegalSet legal;
-  if (roll <= 0 || roll > kMaxRoll || IsOver(rules, pos)) return legal;
+  if (roll == 0) return legal;
   legal.to = position_internal::LegalDestinationBits<Shape>(rules, pos, roll);
   legal.stack_off = position_internal::StackBearsOff<Shape>(rules, pos, roll);
   return legal;
+}
+
+template <class Shape>
+inline LegalSet LegalDestinations(const Rules& rules, const Position& pos, int roll) {
+  if (roll <= 0 || roll > kMaxRoll || IsOver(rules, pos)) return LegalSet{};
+  return LegalDestinationsInPlay<Shape>(rules, pos, roll);
 }
 
 namespace position_internal {

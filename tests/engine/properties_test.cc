@@ -24,6 +24,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "bench/playout.h"
 #include "engine/board.h"
 #include "engine/position.h"
 #include "engine/random.h"
@@ -329,6 +330,17 @@ void CheckLegalMoves(const Rules& rules, const Model& m, const Position& pos, in
   // The set form counts the same moves and gives each by its place.
   const LegalSet set = LegalDestinations(rules, pos, roll);
   RC_ASSERT(LegalCount(set) == legal.size());
+  if (!IsOver(rules, pos)) {
+    // In play, the unchecked form gives the same set, in both shapes.
+    const LegalSet in_play = LegalDestinationsInPlay(rules, pos, roll);
+    RC_ASSERT(in_play.to == set.to);
+    RC_ASSERT(in_play.stack_off == set.stack_off);
+    if (rules.plain) {
+      const LegalSet plain_in_play = LegalDestinationsInPlay<PlainShape>(rules, pos, roll);
+      RC_ASSERT(plain_in_play.to == set.to);
+      RC_ASSERT(plain_in_play.stack_off == set.stack_off);
+    }
+  }
   for (int k = 0; k < legal.size(); ++k) RC_ASSERT(NthLegalMove(rules, set, roll, k) == legal[k]);
   if (rules.plain) {
     // The plain rules' own move code gives the same moves.
@@ -764,6 +776,46 @@ RC_GTEST_PROP(EngineProperties, SameSeedSameGame, ()) {
   const std::vector<Position> first = play();
   RC_ASSERT(first.size() > 1u);
   RC_ASSERT(play() == first);
+}
+
+// The benchmark's playout (bench/playout.h: no test for the end before each
+// throw, the game ends on the move ApplyMove calls a win) plays the same
+// games as a loop over the engine's checked calls, for every preset, both
+// ways of picking the move: same throws, same final position, one winner.
+RC_GTEST_PROP(EngineProperties, BenchmarkPlayoutPlaysTheCheckedGame, ()) {
+  for (const PresetInfo& p : Presets()) {
+    const uint64_t seed = *rc::gen::arbitrary<uint64_t>();
+    RC_LOG() << "ruleset " << p.id << " seed " << seed << "\n";
+    const Loaded loaded = LoadOrFail(p.id);
+    const Rules& rules = *loaded.rules;
+    Rng checked_rng(seed);
+    Position checked = StartPosition(rules);
+    uint64_t checked_throws = 0;
+    while (!IsOver(rules, checked)) {
+      RC_ASSERT(checked_throws < uint64_t{kMaxPlies});
+      const uint64_t r = checked_rng.Next();
+      const int roll = rules.roll_for_bits[r >> (64 - rules.dice_count)];
+      ++checked_throws;
+      MoveList legal;
+      LegalMoves(rules, checked, roll, &legal);
+      if (legal.empty()) {
+        PassTurn(&checked);
+        continue;
+      }
+      const uint64_t k = ((r & 0xffffffffu) * legal.size()) >> 32;
+      ApplyMove(rules, &checked, legal[static_cast<int>(k)]);
+    }
+    for (const bool nth : {true, false}) {
+      Rng rng(seed);
+      Position pos = StartPosition(rules);
+      const uint64_t throws = nth ? Playout<true>(rules, rng, &pos) : Playout<false>(rules, rng, &pos);
+      RC_ASSERT(throws == checked_throws);
+      RC_ASSERT(pos == checked);
+      // A finished game plays no further throw.
+      RC_ASSERT((nth ? Playout<true>(rules, rng, &pos) : Playout<false>(rules, rng, &pos)) == 0u);
+    }
+    RC_ASSERT(Winner(rules, checked).has_value());
+  }
 }
 
 // The generator of overrides makes rulesets the loader accepts (a plain
