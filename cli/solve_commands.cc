@@ -29,6 +29,7 @@ struct SolveCliOptions {
   int policy_sweeps = SolveOptions().policy_sweeps;
   double policy_memory_mib = SolveOptions().policy_bytes / 1048576.0;
   double max_memory_gib = 8;
+  bool flat_start = false;
   bool quiet = false;
 };
 
@@ -85,6 +86,7 @@ int CmdSolve(const SolveCliOptions& args) {
   options.threads = args.threads;
   options.tolerance = args.tolerance;
   options.policy_sweeps = args.policy_sweeps;
+  options.estimated_start = !args.flat_start;
   options.policy_bytes = static_cast<uint64_t>(args.policy_memory_mib * 1048576.0);
   options.max_bytes = static_cast<uint64_t>(args.max_memory_gib * 1073741824.0);
   if (!args.quiet) {
@@ -262,6 +264,8 @@ void AddSolveCommands(CLI::App& app, CommandRegistry& registry) {
       ->check(CLI::NonNegativeNumber);
   solve->add_option("--max-memory", s.max_memory_gib, "refuse rulesets needing more GiB than this")
       ->check(CLI::PositiveNumber);
+  solve->add_flag("--flat-start", s.flat_start,
+                  "start every position at 50%, not at the estimate from the solved layers next to it (for comparison)");
   solve->add_flag("--quiet", s.quiet, "no progress on standard error");
 
   CLI::App* table = registry.AddGroup(app, "table", "Inspect, import and export solved tables");

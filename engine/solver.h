@@ -62,6 +62,11 @@ struct SolveOptions {
   // Memory for the policies of one layer pair (4 bytes a throw a
   // position); the positions past it have full backups in every sweep.
   uint64_t policy_bytes = uint64_t{512} << 20;
+  // Each layer pair starts from an estimate read off the two solved pairs
+  // next to it (the mover, or the opponent, with one piece fewer to bring
+  // home), not from 50%: fewer sweeps, the same fixed point. false: every
+  // position starts at 50% (for comparison).
+  bool estimated_start = true;
   // A layer pair that has not converged after this many sweeps fails the
   // solve (never expected; a guard against a non-converging ruleset).
   int max_sweeps = 10000;
@@ -80,7 +85,7 @@ struct Solution {
   double residual = 0;        // largest last-sweep change over all layers
   uint64_t sweeps = 0;        // sweeps over all layer pairs
   uint64_t policy_sweeps = 0; // of which policy sweeps
-  uint64_t backups = 0;       // positions backed up, over all sweeps (fast rules)
+  uint64_t backups = 0;       // positions backed up, over all sweeps
   uint64_t full_backups = 0;  // of which with every move (the rest: by policy)
   int max_layer_sweeps = 0;
   double seconds = 0;
