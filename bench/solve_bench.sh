@@ -6,7 +6,9 @@
 #
 #   bench/solve_bench.sh [SCRIBE] [RULESET ...]
 # Environment: RUNS (default 3), THREADS (default 2), OUT_DIR (tables,
-# default a temporary directory removed at the end; set it to keep them).
+# default a temporary directory removed at the end; set it to keep them),
+# SOLVE_ARGS (more options for every solve, split at spaces, e.g.
+# "--flat-start" or "--policy-sweeps 0").
 set -euo pipefail
 set -E  # the ERR trap in functions and subshells too: a failing step says what failed
 trap 'rc=$?; echo "solve_bench.sh: line $LINENO: \"$BASH_COMMAND\" failed (exit $rc)" >&2' ERR
@@ -18,6 +20,7 @@ if [ "$#" -eq 0 ]; then
 fi
 runs="${RUNS:-3}"
 threads="${THREADS:-2}"
+read -r -a solve_args <<<"${SOLVE_ARGS:-}"
 if [ -n "${OUT_DIR:-}" ]; then
   out_dir="$OUT_DIR"
   mkdir -p "$out_dir"
@@ -33,7 +36,7 @@ for ref in "$@"; do
     table="$out_dir/$(echo "$ref" | tr -c 'a-z0-9-' '_').tbl"
     # (The output is the report: a failing solve shows it, not only its end.)
     if ! report="$(/usr/bin/time -f 'peak_kib %M' "$scribe" solve --ruleset "$ref" --out "$table" \
-                   --threads "$threads" --quiet 2>&1)"; then
+                   --threads "$threads" --quiet ${solve_args[@]+"${solve_args[@]}"} 2>&1)"; then
       echo "solve_bench.sh: scribe solve --ruleset $ref failed:" >&2
       echo "$report" >&2
       exit 1
