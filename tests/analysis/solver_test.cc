@@ -266,6 +266,16 @@ double WorstResidual(const Solved& s) {
   return worst;
 }
 
+// The largest difference between two solutions' values, position by position.
+double LargestDifference(const Solved& a, const Solved& b) {
+  EXPECT_EQ(a.solution.values.size(), b.solution.values.size());
+  double apart = 0;
+  for (size_t r = 0; r < a.solution.values.size() && r < b.solution.values.size(); ++r) {
+    apart = std::max(apart, std::fabs(double{a.solution.values[r]} - b.solution.values[r]));
+  }
+  return apart;
+}
+
 TEST(SolverTest, ValuesInRangeAndResidualBelowTolerance) {
   for (int threads : {1, 2}) {
     Solved s = SolveOrDie("finkel(pieces=3)", threads);
@@ -298,10 +308,7 @@ TEST(SolverTest, PolicySweepsReachTheSameFixedPoint) {
       const Solved s = SolveOrDie(ref, threads, options);
       EXPECT_LT(WorstResidual(s), 1e-6 + 1e-7);
       EXPECT_LT(s.solution.residual, 1e-6);
-      double apart = 0;
-      for (size_t r = 0; r < s.solution.values.size(); ++r) {
-        apart = std::max(apart, std::fabs(double{s.solution.values[r]} - reference.solution.values[r]));
-      }
+      const double apart = LargestDifference(s, reference);
       // Both within the tolerance of the one fixed point.
       EXPECT_LT(apart, 1e-5);
       EXPECT_GT(s.solution.policy_sweeps, 0u);
@@ -334,10 +341,7 @@ TEST(SolverTest, AnEstimatedStartReachesTheSameFixedPointWithFewerBackups) {
       SCOPED_TRACE(threads);
       const Solved s = SolveOrDie(ref, threads);
       EXPECT_LT(WorstResidual(s), 1e-6 + 1e-7);
-      double apart = 0;
-      for (size_t r = 0; r < s.solution.values.size(); ++r) {
-        apart = std::max(apart, std::fabs(double{s.solution.values[r]} - reference.solution.values[r]));
-      }
+      const double apart = LargestDifference(s, reference);
       EXPECT_LT(apart, 1e-5);
       // (finkel with 3 pieces: 5.3 M against 7.0 M.)
       if (threads == 1 && fewer > 0) {
