@@ -451,6 +451,8 @@ absl::StatusOr<Solution> Solve(const Rules& rules, const StateIndex& index, cons
       // updates it, so two-thread runs agree within the tolerance, not bit
       // for bit. Small pairs take one thread.
       const int pool_size = order.size() < 64 * kBlock ? 1 : threads;
+      // The layer (mover off, opponent off) of the level's position i.
+      const auto layer_of = [&](const Level& level, size_t i) { return layers[i < level.split ? 0 : 1]; };
       // Thread t's share of a level.
       const auto share = [&](const Level& level, int t) {
         const size_t size = level.end - level.begin;
@@ -570,7 +572,7 @@ absl::StatusOr<Solution> Solve(const Rules& rules, const StateIndex& index, cons
             for (size_t i = lo; i < hi; ++i) {
               if (should_stop(i - lo)) break;
               const PairEntry e = order[i];
-              const auto [mo, oo] = layers[i < level.split ? 0 : 1];
+              const auto [mo, oo] = layer_of(level, i);
               Store(values, index.Rank(e.mover_occ, mo, e.opp_occ, oo),
                     static_cast<float>(EstimatedStart(index, values, e.mover_occ, mo, e.opp_occ, oo)));
             }
@@ -593,7 +595,6 @@ absl::StatusOr<Solution> Solve(const Rules& rules, const StateIndex& index, cons
           const bool policy_sweep = kept > 0 && !full_sweep;
           for (const Level& level : order.levels) {
             const auto [lo, hi] = share(level, t);
-            const auto layer_of = [&](size_t i) { return layers[i < level.split ? 0 : 1]; };
             if (fast) {
               // Position i is prepared kAhead steps before it is finished,
               // in the slot position i - kAhead has just left.
@@ -622,7 +623,7 @@ absl::StatusOr<Solution> Solve(const Rules& rules, const StateIndex& index, cons
                 if (i < hi) {
                   if (should_stop(i - lo)) break;
                   const PairEntry e = order[i];
-                  const auto [mo, oo] = layer_of(i);
+                  const auto [mo, oo] = layer_of(level, i);
                   // A full sweep takes the policy of a position whose policy
                   // should stay the best through this sweep, if its changes
                   // are no more than twice the last sweep's (checked at its
@@ -642,7 +643,7 @@ absl::StatusOr<Solution> Solve(const Rules& rules, const StateIndex& index, cons
               for (size_t i = lo; i < hi; ++i) {
                 if (should_stop(i - lo)) break;
                 const PairEntry e = order[i];
-                const auto [mo, oo] = layer_of(i);
+                const auto [mo, oo] = layer_of(level, i);
                 index.FillPosition(e.mover_occ, mo, e.opp_occ, oo, &pos);
                 update(i, index.Rank(pos), Backup(rules, index, values, pos));
                 ++backups;
@@ -664,7 +665,7 @@ absl::StatusOr<Solution> Solve(const Rules& rules, const StateIndex& index, cons
               const auto [lo, hi] = share(level, t);
               for (size_t i = lo; i < hi; ++i) {
                 const PairEntry e = order[i];
-                const auto [mo, oo] = layers[i < level.split ? 0 : 1];
+                const auto [mo, oo] = layer_of(level, i);
                 const uint64_t rank = index.Rank(e.mover_occ, mo, e.opp_occ, oo);
                 const double v = std::clamp(Load(values, rank) + extrapolate * change[i], 0.0, 1.0);
                 Store(values, rank, static_cast<float>(v));
