@@ -6,12 +6,10 @@
 #include <string>
 #include <vector>
 
+#include "cli/annotate_command.h"
 #include "cli/common.h"
 #include "cli/record_output.h"
-#include "engine/search.h"
 #include "records/finding_codes.h"
-#include "review/annotate.h"
-#include "review/annotation_text.h"
 #include "records/formats.h"
 #include "records/json_record.h"
 #include "records/referee.h"
@@ -126,7 +124,7 @@ int CmdReplay(const ReplayOptions& o) {
   }
   size_t replayed = 0;  // records the rules could replay
   for (const JudgedRecord& judged : file.records) replayed += judged.verdict.rules != nullptr;
-  JsonList json(o.format == "json" ? replayed : 0);
+  JsonList json(std::cout, o.format == "json" ? replayed : 0);
   bool svg_written = false, svg_failed = false;
   for (const JudgedRecord& judged : file.records) {
     const RefereeResult& result = judged.verdict;
@@ -154,122 +152,13 @@ int CmdReplay(const ReplayOptions& o) {
   return exit_code;
 }
 
-struct AnnotateOptions {
-  std::string file;
-  std::string format = "tsn";
-  bool tiles = false;
-  std::string ruleset;
-  std::string from;
-  // Winning chances (docs/annotation.md, "Winning chances"): exact, from a
-  // solved `table` file (Scribe's or RoyalUr's .rgu), or estimated by a search `depth` throws deep when
-  // it is 0 or more; `graph` is an SVG file for light's chance over the
-  // first record.
-  std::string table;
-  int depth = -1;
-  std::string graph;
-  bool wants_chances() const { return !table.empty() || depth >= 0; }
-};
-
-// The exit code of an annotation that failed (a table of other rules is a
-// usage error).
-int AnnotateError(const absl::Status& s) {
-  std::cerr << "scribe: annotate: " << TerminalText(s.message()) << "\n";
-  return s.code() == absl::StatusCode::kFailedPrecondition ? kExitUsage : kExitInvalid;
-}
-
-// A record's whole annotation, with winning chances when `evaluator` is set.
-absl::StatusOr<AnnotatedRecord> WholeAnnotation(const JudgedRecord& judged, const Evaluator* evaluator) {
-  auto annotated = AnnotateRecord(judged);
-  if (annotated.ok() && evaluator != nullptr) {
-    if (absl::Status s = AddWinningChances(judged.record, *evaluator, &*annotated); !s.ok()) return s;
-  }
-  return annotated;
-}
-
-int CmdAnnotate(const AnnotateOptions& o) {
-  if (!o.graph.empty() && !o.wants_chances()) {
-    std::cerr << "scribe: annotate: --graph needs winning chances: --table FILE or --depth N\n";
-    return kExitUsage;
-  }
-  auto io = ReaderOptions(o.ruleset, o.tiles);
-  if (!io.ok()) return RulesetError(io.status());
-  std::string text;
-  if (!ReadRecordFile(o.file, &text)) return kExitUsage;
-  // Annotate only what is whole and legal, as convert does; the positions
-  // kept by the referee are the ones annotated.
-  JudgedFile file = ReadLegalRecords(o.file, text, InputFormat(o.from, o.file, text), *io,
-                                     {.build_replay = false, .keep_positions = true});
-  if (!file.report.valid()) {
-    for (const v1::Finding& finding : file.report.findings()) std::cerr << FindingToText(o.file, finding) << "\n";
-    std::cerr << "scribe: annotate: " << o.file << " is not a legal record; nothing written\n";
-    return kExitInvalid;
-  }
-  // One evaluator for the records of a file that share their rules, all
-  // made before anything is written.
-  std::vector<std::shared_ptr<const Evaluator>> evaluators;
-  std::vector<const Evaluator*> evaluator_of(file.records.size(), nullptr);
-  for (size_t k = 0; k < file.records.size() && o.wants_chances(); ++k) {
-    const std::shared_ptr<const Rules>& rules = file.records[k].verdict.rules;
-    if (evaluators.empty() || evaluators.back()->rules().digest != rules->digest) {
-      auto made = TableOrSearch(o.table, o.depth, rules);
-      if (!made.ok()) {
-        std::cerr << "scribe: annotate: " << TerminalText(made.status().message()) << "\n";
-        return kExitUsage;
-      }
-      evaluators.push_back(std::move(*made));
-    }
-    evaluator_of[k] = evaluators.back().get();
-  }
-  // --graph draws the first record, from its whole annotation.
-  std::optional<AnnotatedRecord> first;
-  if (!o.graph.empty() && !file.records.empty()) {
-    auto annotated = WholeAnnotation(file.records.front(), evaluator_of.front());
-    if (!annotated.ok()) return AnnotateError(annotated.status());
-    if (!WriteChanceGraph(*annotated, file.records.front().record, o.graph)) return kExitUsage;
-    first = std::move(*annotated);
-  }
-  if (o.format == "json") {
-    // Each annotation is written as it is made, never held whole (but
-    // the one --graph drew).
-    JsonList json(file.records.size());
-    for (size_t k = 0; k < file.records.size() && std::cout; ++k) {
-      json.Next();
-      if (k == 0 && first) {
-        std::cout << MessageToJson(AnnotationToProto(*first, file.records[k].record.ruleset()));
-      } else if (absl::Status s = PrintAnnotationJson(file.records[k], evaluator_of[k]); !s.ok()) {
-        return AnnotateError(s);
-      }
-    }
-    json.Finish();
-    return kExitOk;
-  }
-  std::vector<JudgedRecord> annotated_records;
-  for (size_t k = 0; k < file.records.size(); ++k) {
-    JudgedRecord& judged = file.records[k];
-    absl::StatusOr<AnnotatedRecord> annotated =
-        k == 0 && first ? absl::StatusOr<AnnotatedRecord>(std::move(*first)) : WholeAnnotation(judged, evaluator_of[k]);
-    if (!annotated.ok()) return AnnotateError(annotated.status());
-    // The annotations change comments only: the verdict stands.
-    const SquareStyle style = o.tiles ? SquareStyle::kTiles : SquareStyle::kPathNumbers;
-    annotated_records.push_back(
-        {WithAnnotations(judged.record, *annotated, style), std::move(judged.verdict), judged.index});
-  }
-  auto out = WriteRecords(Format::kTsn, annotated_records, *io);
-  if (!out.ok()) {
-    std::cerr << "scribe: annotate: " << TerminalText(out.status().message()) << "\n";
-    return kExitInvalid;
-  }
-  std::cout << *out;
-  return kExitOk;
-}
+}  // namespace
 
 // --from, as every record command has it.
 void AddFromOption(CLI::App* cmd, std::string& from) {
   cmd->add_option("--from", from, "input format (default: by file name and content)")
       ->check(CLI::IsMember(FormatNames()));
 }
-
-}  // namespace
 
 void AddRecordCommands(CLI::App& app, CommandRegistry& registry) {
   auto [replay, r] = registry.Add(app, "replay", "Replay a record, throw by throw", CmdReplay);
@@ -284,21 +173,7 @@ void AddRecordCommands(CLI::App& app, CommandRegistry& registry) {
       ->check(CLI::NonNegativeNumber)
       ->needs(replay->get_option("--svg"));
 
-  auto [annotate, a] =
-      registry.Add(app, "annotate", "Annotate a record: what each move did and how it ranks", CmdAnnotate);
-  annotate->add_option("FILE", a.file, "record file (- for standard input)")->required();
-  annotate->add_option("--format", a.format, "tsn (the record with annotations) or json")
-      ->check(CLI::IsMember({"tsn", "json"}));
-  annotate->add_flag("--tiles", a.tiles, "TSN: write squares as tile names (A4) instead of path numbers");
-  annotate->add_option("--ruleset", a.ruleset, "use this ruleset (reference or file)");
-  AddFromOption(annotate, a.from);
-  auto* table =
-      annotate->add_option("--table", a.table, "exact winning chances from this solved table (scribe solve)");
-  annotate->add_option("--depth", a.depth, "winning chances estimated by a search this many throws deep")
-      ->check(CLI::Range(0, kMaxSearchDepth))
-      ->excludes(table);
-  annotate->add_option("--graph", a.graph,
-                       "with winning chances: an SVG graph of light's chance over the (first) record");
+  AddAnnotateCommand(app, registry);
 
   auto [validate, v] = registry.Add(app, "validate", "Check that records are legal games", CmdValidate);
   validate->add_option("FILE", v.files, "record files or directories")->required();

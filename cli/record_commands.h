@@ -1,7 +1,10 @@
-// `scribe replay`, `scribe annotate`, `scribe validate` and `scribe
-// convert`: the commands over game record files.
+// `scribe replay`, `scribe validate` and `scribe convert`: the commands
+// over game record files (and `scribe annotate`, registered among them:
+// cli/annotate_command.h).
 #ifndef SCRIBE_CLI_RECORD_COMMANDS_H_
 #define SCRIBE_CLI_RECORD_COMMANDS_H_
+
+#include <string>
 
 #include "CLI/CLI.hpp"
 #include "cli/command.h"
@@ -9,6 +12,9 @@
 namespace scribe {
 
 void AddRecordCommands(CLI::App& app, CommandRegistry& registry);
+
+// --from, as every record command has it.
+void AddFromOption(CLI::App* cmd, std::string& from);
 
 }  // namespace scribe
 

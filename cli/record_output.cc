@@ -86,16 +86,6 @@ std::string FindingToText(const std::string& file, const v1::Finding& f) {
                                    context.empty() ? "" : absl::StrCat(" (", context, ")")));
 }
 
-void JsonList::Next() {
-  if (count_ != 1) std::cout << (printed_ == 0 ? "[" : ",\n");
-  ++printed_;
-}
-
-void JsonList::Finish() {
-  if (count_ != 1) std::cout << (printed_ == 0 ? "[" : "") << "]";
-  std::cout << "\n";
-}
-
 void PrintReplayJson(const RefereeResult& verdict, const v1::GameRecord& record) {
   // The verdict's replay holds the fields around the steps.
   JsonMessageStream json(std::cout, v1::Replay::descriptor()->FindFieldByName("actions"));

@@ -46,19 +46,6 @@ class Progress {
 // "file:line:column: error[code]: message (record R, action A)".
 std::string FindingToText(const std::string& file, const v1::Finding& f);
 
-// JSON texts printed one after another as they are made: one as it is,
-// none or more than one as an array ("[", ",\n" between, "]"). Next()
-// before each text, Finish() after the last.
-class JsonList {
- public:
-  explicit JsonList(size_t count) : count_(count) {}
-  void Next();
-  void Finish();
-
- private:
-  size_t count_, printed_ = 0;
-};
-
 // The replay of a judged record as JSON (scribe.v1.Replay), written step by
 // step as it is made (ReplaySteps, JsonMessageStream), without a newline.
 void PrintReplayJson(const RefereeResult& verdict, const v1::GameRecord& record);

@@ -1,9 +1,7 @@
 #include "cli/solve_commands.h"
 
-#include <signal.h>
 #include <sys/resource.h>
 
-#include <atomic>
 #include <iostream>
 #include <string>
 
@@ -13,6 +11,7 @@
 #include "analysis/rgu.h"
 #include "analysis/table.h"
 #include "cli/common.h"
+#include "cli/interrupt.h"
 #include "engine/ruleset.h"
 #include "engine/solver.h"
 #include "engine/state_count.h"
@@ -49,16 +48,6 @@ struct TableConvertOptions {
   std::string ruleset;  // empty: the table's own rules
 };
 
-// Set by SIGINT or SIGTERM while solving: the solve polls it and stops
-// within milliseconds, and nothing is written.
-std::atomic<bool> interrupted{false};
-static_assert(std::atomic<bool>::is_always_lock_free, "set from a signal handler");
-
-extern "C" void OnInterrupt(int) { interrupted.store(true); }
-
-// Exit status of a solve stopped by a signal (128 + SIGINT, as a shell's).
-constexpr int kExitInterrupted = 130;
-
 double PeakRssMiB() {
   struct rusage usage;
   getrusage(RUSAGE_SELF, &usage);
@@ -69,11 +58,7 @@ int CmdSolve(const SolveCliOptions& args) {
   // A solve takes minutes: SIGINT (or SIGTERM) stops it at once, leaving no
   // table (the table is written only once solved, to a temporary file
   // renamed into place).
-  struct sigaction on_interrupt = {};
-  on_interrupt.sa_handler = OnInterrupt;
-  sigemptyset(&on_interrupt.sa_mask);
-  sigaction(SIGINT, &on_interrupt, nullptr);
-  sigaction(SIGTERM, &on_interrupt, nullptr);
+  const StopCheck stop = StopOnInterrupt();
   auto rules = CliRuleset(args.ruleset);
   if (!rules.ok()) return RulesetError(rules.status());
   auto index = StateIndex::Create(**rules);
@@ -103,9 +88,9 @@ int CmdSolve(const SolveCliOptions& args) {
                                    p.seconds);
     };
   }
-  options.stop = [] { return interrupted.load(); };
+  options.stop = stop;
   auto solution = Solve(**rules, **index, options);
-  if (interrupted.load()) {
+  if (Interrupted()) {
     std::cerr << "scribe: solve: interrupted; no table written\n";
     return kExitInterrupted;
   }

@@ -775,4 +775,14 @@ void JsonMessageStream::End(const google::protobuf::Message& tail) {
   out_ << '}';
 }
 
+void JsonList::Next() {
+  if (count_ != 1) out_ << (printed_ == 0 ? "[" : ",\n");
+  ++printed_;
+}
+
+void JsonList::Finish() {
+  if (count_ != 1) out_ << (printed_ == 0 ? "[" : "") << "]";
+  out_ << "\n";
+}
+
 }  // namespace scribe

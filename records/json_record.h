@@ -65,6 +65,21 @@ class JsonMessageStream {
   int batched_ = 0;
 };
 
+// JSON texts (messages, each written whole or by a JsonMessageStream)
+// printed one after another as they are made: one as it is, none or more
+// than one as an array ("[", ",\n" between, "]"), then a line end. Next()
+// before each text, Finish() after the last.
+class JsonList {
+ public:
+  JsonList(std::ostream& out, size_t count) : out_(out), count_(count) {}
+  void Next();
+  void Finish();
+
+ private:
+  std::ostream& out_;
+  size_t count_, printed_ = 0;
+};
+
 }  // namespace scribe
 
 #endif  // SCRIBE_RECORDS_JSON_RECORD_H_

@@ -30,13 +30,11 @@ grpc::Status NoTable(const Rules& rules, absl::string_view what) {
                kTableNotLoaded);
 }
 
-std::shared_ptr<const Evaluator> ChooseEvaluator(const ScribeServiceImpl& service, const EvaluationChoice& choice,
-                                                 const std::shared_ptr<const Rules>& rules, StopCheck stop) {
-  if (choice.mode != v1::EVALUATION_MODE_SEARCH) {
-    if (std::shared_ptr<const Evaluator> table = service.TableFor(rules->digest)) return table;
-    if (choice.mode == v1::EVALUATION_MODE_EXACT) return nullptr;
-  }
-  return std::make_shared<const SearchEvaluator>(rules, choice.depth, LeafParameters{}, std::move(stop));
+std::shared_ptr<const EvaluatorSource> ChanceSource(const ScribeServiceImpl& service, const EvaluationChoice& choice,
+                                                    StopCheck stop) {
+  return EvaluatorSource::TablesElseSearch(
+      choice.mode == v1::EVALUATION_MODE_SEARCH ? nullptr : service.tables(),
+      choice.mode == v1::EVALUATION_MODE_EXACT ? std::nullopt : std::optional<int>(choice.depth), std::move(stop));
 }
 
 grpc::Status MakeOpponent(const ScribeServiceImpl& service, const BotSpec& strength,
@@ -52,15 +50,13 @@ grpc::Status MakeOpponent(const ScribeServiceImpl& service, const BotSpec& stren
   return grpc::Status::OK;
 }
 
-grpc::Status AddChances(const ScribeServiceImpl& service, const Call& call, const EvaluationChoice& choice,
-                        int max_search_actions, const std::vector<JudgedRecord>& records,
-                        std::vector<AnnotatedRecord>* annotated) {
-  std::vector<std::shared_ptr<const Evaluator>> evaluators;
+grpc::Status CheckSearchBudget(const Analyzer& analyzer, const std::vector<JudgedRecord>& records,
+                               int max_search_actions) {
   int64_t searched = 0;
-  for (const AnnotatedRecord& a : *annotated) {
-    evaluators.push_back(ChooseEvaluator(service, choice, a.rules, call.stop()));
-    if (evaluators.back() == nullptr) return NoTable(*a.rules, "exact values");
-    if (!evaluators.back()->exact()) searched += static_cast<int64_t>(a.actions.size());
+  for (const JudgedRecord& record : records) {
+    auto evaluator = analyzer.EvaluatorFor(record.verdict.rules);
+    if (!evaluator.ok()) return NoTable(*record.verdict.rules, "exact values");
+    if (!(*evaluator)->exact()) searched += record.record.actions_size();
   }
   if (searched > max_search_actions) {
     return BadRequest({{"winning_chances",
@@ -68,13 +64,14 @@ grpc::Status AddChances(const ScribeServiceImpl& service, const Call& call, cons
                                      " this server annotates with a search's winning chances in one call; send fewer "
                                      "records, or ask for exact values of rules it has a table of")}});
   }
-  for (size_t k = 0; k < records.size(); ++k) {
-    // A search is long: a client that gave up stops it between records.
-    const absl::Status added = AddWinningChances(records[k].record, *evaluators[k], &(*annotated)[k], {}, call.stop());
-    if (call.cancelled()) return call.Stopped();
-    if (!added.ok()) return FromAbsl(added);
-  }
   return grpc::Status::OK;
+}
+
+grpc::Status AnalysisError(const absl::Status& status) {
+  if (status.code() == absl::StatusCode::kInvalidArgument) {
+    return BadRequest({{"input", std::string(status.message())}});
+  }
+  return FromAbsl(status);
 }
 
 }  // namespace scribe::service

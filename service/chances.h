@@ -1,5 +1,5 @@
-// Winning chances for SuggestMoves and AnnotateRecord: the evaluator a
-// checked Evaluation names (a loaded table or a search), SuggestMoves'
+// Winning chances for SuggestMoves and AnnotateRecord: the evaluators a
+// checked Evaluation names (loaded tables or a search), SuggestMoves'
 // opponent, and FAILED_PRECONDITION when exact values (or the perfect
 // opponent) are asked of rules without a loaded table.
 #ifndef SCRIBE_SERVICE_CHANCES_H_
@@ -16,6 +16,7 @@
 #include "grpcpp/support/status.h"
 #include "records/judged.h"
 #include "review/annotate.h"
+#include "review/pipeline.h"
 #include "scribe/v1/record.pb.h"
 #include "service/call.h"
 #include "service/requests.h"
@@ -28,11 +29,11 @@ class ScribeServiceImpl;
 // `rules` and none is loaded.
 grpc::Status NoTable(const Rules& rules, absl::string_view what);
 
-// The evaluator `choice` names for `rules`: the loaded table of the rules,
-// or a search (polling `stop`); null when exact values are demanded and no
-// table is loaded.
-std::shared_ptr<const Evaluator> ChooseEvaluator(const ScribeServiceImpl& service, const EvaluationChoice& choice,
-                                                 const std::shared_ptr<const Rules>& rules, StopCheck stop = {});
+// Where `choice`'s winning chances come from (review/pipeline.h): the
+// loaded table of a record's rules, or a search polling `stop`, or (exact
+// values demanded) the tables alone.
+std::shared_ptr<const EvaluatorSource> ChanceSource(const ScribeServiceImpl& service, const EvaluationChoice& choice,
+                                                    StopCheck stop = {});
 
 // The computer opponent `strength` names for `rules` (a random one seeded
 // with `seed`): NoTable for the perfect one without a table of the rules, a
@@ -42,15 +43,16 @@ grpc::Status MakeOpponent(const ScribeServiceImpl& service, const BotSpec& stren
                           const std::shared_ptr<const Rules>& rules, uint64_t seed, StopCheck stop,
                           std::unique_ptr<Bot>* bot);
 
-// Adds `choice`'s winning chances to each of `annotated` (made from
-// `records`, in order). Each record gets its own rules' evaluator, and the
-// work a search would do is bounded by `max_search_actions` before any of
-// it is done (a BadRequest past it); a call the client gave up stops
-// within a few milliseconds (the search and the annotation poll it) and
-// gets Call::Stopped().
-grpc::Status AddChances(const ScribeServiceImpl& service, const Call& call, const EvaluationChoice& choice,
-                        int max_search_actions, const std::vector<JudgedRecord>& records,
-                        std::vector<AnnotatedRecord>* annotated);
+// Checks, before any work, that every one of `records` has an evaluator
+// (NoTable when exact values are demanded of rules without a table), and
+// bounds the work a search would do by `max_search_actions` (a BadRequest
+// past it).
+grpc::Status CheckSearchBudget(const Analyzer& analyzer, const std::vector<JudgedRecord>& records,
+                               int max_search_actions);
+
+// A record's analysis that failed (not stopped): a BadRequest under "input"
+// for a record the annotation refuses, else the status as it is.
+grpc::Status AnalysisError(const absl::Status& status);
 
 }  // namespace scribe::service
 

@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "engine/stop.h"
 #include "records/formats.h"
 
 namespace scribe::service {
@@ -21,47 +22,53 @@ std::string SizeField(const Input& input, const std::string& field) {
   return absl::StrCat(field, input.structured ? ".record.actions" : ".text");
 }
 
+// The input is at fault: the violations say how.
+absl::Status InputRefused() { return absl::InvalidArgumentError("the input is refused: see the violations"); }
+
 }  // namespace
 
-bool Validate(const Input& input, const std::string& field, const CallLimits& limits, v1::FileReport* report,
-              int* entries, std::vector<FieldViolation>* violations) {
+absl::StatusOr<Validated> Validate(const Input& input, const std::string& field, const CallLimits& limits,
+                                   std::vector<FieldViolation>* violations) {
   if (input.structured) {
-    if (!CheckLimits(limits, SizeField(input, field), 1, input.record.actions_size(), violations)) return false;
-    if (entries != nullptr) *entries = 1;
-    *report = ReportOf(Judge(input.record, input.io, {.build_replay = false}));
-    return true;
+    if (!CheckLimits(limits, SizeField(input, field), 1, input.record.actions_size(), violations)) {
+      return InputRefused();
+    }
+    return Validated{.report = ReportOf(Judge(input.record, input.io, {.build_replay = false})), .entries = 1};
   }
   JudgedFile file = ValidateFile("", input.text, input.format, input.io, limits.judge);
-  if (file.stopped) return false;
-  if (!CheckLimits(limits, SizeField(input, field), file.records_read, file.actions_read, violations)) return false;
-  if (entries != nullptr) *entries = file.entries;
-  *report = std::move(file.report);
-  return true;
+  if (file.stopped) return Stopped();
+  if (!CheckLimits(limits, SizeField(input, field), file.records_read, file.actions_read, violations)) {
+    return InputRefused();
+  }
+  return Validated{.report = std::move(file.report), .entries = file.entries};
 }
 
-bool LegalRecords(const Input& input, const std::string& field, const RefereeOptions& referee,
-                  const CallLimits& limits, std::vector<JudgedRecord>* records,
-                  std::vector<FieldViolation>* violations) {
+absl::StatusOr<std::vector<JudgedRecord>> LegalRecords(const Input& input, const std::string& field,
+                                                       const RefereeOptions& referee, const CallLimits& limits,
+                                                       std::vector<FieldViolation>* violations) {
+  std::vector<JudgedRecord> records;
   v1::FileReport report;
   if (input.structured) {
-    if (!CheckLimits(limits, SizeField(input, field), 1, input.record.actions_size(), violations)) return false;
-    records->push_back(Judge(input.record, input.io, referee));
-    report = ReportOf(records->back());
+    if (!CheckLimits(limits, SizeField(input, field), 1, input.record.actions_size(), violations)) {
+      return InputRefused();
+    }
+    records.push_back(Judge(input.record, input.io, referee));
+    report = ReportOf(records.back());
   } else {
     JudgedFile file = ReadLegalRecords("", input.text, input.format, input.io, referee, limits.judge);
-    if (file.stopped) return false;
+    if (file.stopped) return Stopped();
     if (!CheckLimits(limits, SizeField(input, field), file.records_read, file.actions_read, violations)) {
-      return false;
+      return InputRefused();
     }
     report = std::move(file.report);
-    *records = std::move(file.records);
+    records = std::move(file.records);
   }
   if (!report.valid()) {
-    records->clear();
     AddFindings(report, field, violations);
-    return false;
+    return InputRefused();
   }
-  return CheckUtf8(input, field, *records, violations);
+  if (!CheckUtf8(input, field, records, violations)) return InputRefused();
+  return records;
 }
 
 }  // namespace scribe::service

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/statusor.h"
 #include "records/judged.h"
 #include "scribe/v1/record.pb.h"
 #include "service/errors.h"
@@ -17,24 +18,33 @@
 
 namespace scribe::service {
 
-// The findings of a structured record or of a text, as a file report;
-// `entries` (when given) is set to how many records the input holds. False
-// with a violation under `field` (".text", ".record.actions") when the input
-// holds more than `limits` allow: counted as it is read, before anything
-// past the limit is judged. False with no violation when the judging was
-// stopped (CallLimits' stop check).
-bool Validate(const Input& input, const std::string& field, const CallLimits& limits, v1::FileReport* report,
-              int* entries, std::vector<FieldViolation>* violations);
+// The two helpers fail with a status whose code says why: INVALID_ARGUMENT
+// when the input is at fault, with the `violations` to answer it with (a
+// BadRequest), or CANCELLED when the judging was stopped (the call's stop
+// check), with none; a handler answers it with Refused (service/errors.h).
+
+// A record input's report and how many records (games) it holds.
+struct Validated {
+  v1::FileReport report;
+  int entries = 0;
+};
+
+// The findings of a structured record or of a text, as a file report.
+// INVALID_ARGUMENT with a violation under `field` (".text",
+// ".record.actions") when the input holds more than `limits` allow:
+// counted as it is read, before anything past the limit is judged.
+absl::StatusOr<Validated> Validate(const Input& input, const std::string& field, const CallLimits& limits,
+                                   std::vector<FieldViolation>* violations);
 
 // The judged records of an input that must be legal, each with its ruleset
-// filled in and what `referee` asks kept (the replay, the positions): false
-// with violations under `field` naming every finding otherwise, naming
-// each record with a field that is not UTF-8, or naming the limit the
-// input passes (checked before any record past it is judged); false with
-// no violation when the judging was stopped.
-bool LegalRecords(const Input& input, const std::string& field, const RefereeOptions& referee,
-                  const CallLimits& limits, std::vector<JudgedRecord>* records,
-                  std::vector<FieldViolation>* violations);
+// filled in and what `referee` asks kept (the replay, the positions).
+// INVALID_ARGUMENT with violations under `field` naming every finding
+// otherwise, naming each record with a field that is not UTF-8, or naming
+// the limit the input passes (checked before any record past it is
+// judged).
+absl::StatusOr<std::vector<JudgedRecord>> LegalRecords(const Input& input, const std::string& field,
+                                                       const RefereeOptions& referee, const CallLimits& limits,
+                                                       std::vector<FieldViolation>* violations);
 
 }  // namespace scribe::service
 

@@ -1,5 +1,7 @@
-// The handlers: each reads its request (service/requests.h), does the work
-// with the libraries, and fills its response; Serve wraps every one.
+// The handlers of the record and ruleset calls: each reads its request
+// (service/requests.h), does the work with the libraries, and fills its
+// response; Serve (service/service.h) wraps every one. The referee's calls
+// are in service/referee_calls.cc.
 #include "service/service.h"
 
 #include <optional>
@@ -29,38 +31,26 @@ namespace scribe::service {
 
 namespace {
 
-// A record input the call could not take: the violations as a BadRequest,
-// or, with none, the call stopped (service/records_io.h).
-grpc::Status Refused(const Call& call, const std::vector<FieldViolation>& violations) {
-  return violations.empty() ? call.Stopped() : BadRequest(violations);
+// A record input the call could not take (service/records_io.h): the call
+// stopped (CANCELLED), else the violations as a BadRequest.
+grpc::Status Refused(const Call& call, const absl::Status& status, const std::vector<FieldViolation>& violations) {
+  return status.code() == absl::StatusCode::kCancelled ? call.Stopped() : BadRequest(violations);
 }
 
 }  // namespace
 
-template <typename Body>
-grpc::Status ScribeServiceImpl::Serve(const char* method, grpc::ServerContext* context, Body body) {
-  Call call(context, &in_flight_, options_.max_concurrent_calls, &stopping_);
-  grpc::Status status;
-  if (call.admitted()) {
-    status = body(call);
-  } else {
-    metrics_->RecordShed(method);
-    status = Overloaded();
-  }
-  metrics_->Record(method, status.error_code(), call.micros());
-  return status;
-}
-
 ScribeServiceImpl::ScribeServiceImpl(ServiceOptions options, Metrics* metrics)
     : options_(std::move(options)), metrics_(metrics) {
+  auto tables = std::make_shared<EvaluatorSource::TablesByDigest>();
   for (const std::shared_ptr<const Evaluator>& table : options_.tables) {
-    if (table != nullptr) tables_.emplace(table->rules().digest, table);
+    if (table != nullptr) tables->emplace(table->rules().digest, table);
   }
+  tables_ = std::move(tables);
 }
 
 std::shared_ptr<const Evaluator> ScribeServiceImpl::TableFor(const std::string& digest) const {
-  const auto it = tables_.find(digest);
-  return it == tables_.end() ? nullptr : it->second;
+  const auto it = tables_->find(digest);
+  return it == tables_->end() ? nullptr : it->second;
 }
 
 grpc::Status ScribeServiceImpl::ValidateRecord(grpc::ServerContext* context, const v1::ValidateRecordRequest* request,
@@ -70,11 +60,10 @@ grpc::Status ScribeServiceImpl::ValidateRecord(grpc::ServerContext* context, con
     Input input;
     if (!ReadInput(request->input(), "input", options_, &input, &violations)) return BadRequest(violations);
     const CallLimits limits = LimitsFor(ValidateAnswer(), options_, InputBytes(request->input()), call.stop());
-    int entries = 0;
-    v1::FileReport report;
-    if (!Validate(input, "input", limits, &report, &entries, &violations)) return Refused(call, violations);
-    SetReport(report, response);
-    response->set_records(entries);
+    auto validated = Validate(input, "input", limits, &violations);
+    if (!validated.ok()) return Refused(call, validated.status(), violations);
+    SetReport(validated->report, response);
+    response->set_records(validated->entries);
     if (!CheckAnswer(*response, limits, "input", &violations)) return BadRequest(violations);
     return grpc::Status::OK;
   });
@@ -91,14 +80,17 @@ grpc::Status ScribeServiceImpl::ValidateRecords(
       response.set_id(request.id());
       std::vector<FieldViolation> violations;
       Input input;
-      v1::FileReport report;
-      if (!ReadInput(request.input(), "input", options_, &input, &violations) ||
-          !Validate(input, "input", LimitsFor(ValidateAnswer(), options_, InputBytes(request.input()), call.stop()),
-                    &report, nullptr, &violations)) {
-        if (violations.empty()) return call.Stopped();
+      absl::StatusOr<Validated> validated = absl::InvalidArgumentError("the input cannot be read");
+      if (ReadInput(request.input(), "input", options_, &input, &violations)) {
+        validated = Validate(input, "input",
+                             LimitsFor(ValidateAnswer(), options_, InputBytes(request.input()), call.stop()),
+                             &violations);
+      }
+      if (!validated.ok()) {
+        if (validated.status().code() == absl::StatusCode::kCancelled) return call.Stopped();
         SetBadRequest(violations, &response);  // garbage in the stream still gets its one result
       } else {
-        SetReport(report, &response);
+        SetReport(validated->report, &response);
       }
       if (!stream->Write(response)) return Cancelled("the client stopped reading");
     }
@@ -120,41 +112,38 @@ grpc::Status ScribeServiceImpl::AnnotateRecord(grpc::ServerContext* context, con
       chances = CheckEvaluation(request->winning_chances(), "winning_chances", options_, &violations);
     }
     Input input;
-    std::vector<JudgedRecord> records;
     const CallLimits limits =
         LimitsFor(AnnotateAnswer(text_format.has_value()), options_, InputBytes(request->input()), call.stop());
     if (!ReadInput(request->input(), "input", options_, &input, &violations) || !violations.empty()) {
       return BadRequest(violations);
     }
-    if (!LegalRecords(input, "input", {.build_replay = false, .keep_positions = true}, limits, &records,
-                      &violations)) {
-      return Refused(call, violations);
-    }
+    auto legal = LegalRecords(input, "input", {.build_replay = false, .keep_positions = true}, limits, &violations);
+    if (!legal.ok()) return Refused(call, legal.status(), violations);
+    std::vector<JudgedRecord>& records = *legal;
 
-    std::vector<AnnotatedRecord> annotated;
-    for (const JudgedRecord& record : records) {
-      auto one = scribe::AnnotateRecord(record, {}, call.stop());
-      if (call.cancelled()) return call.Stopped();
-      if (!one.ok()) return BadRequest({{"input", std::string(one.status().message())}});
-      annotated.push_back(*std::move(one));
-    }
+    // The analysis (review/pipeline.h), with winning chances and the
+    // review when asked for; a search's work is bounded before any is done.
+    AnalysisOptions options;
+    if (chances) options.chances = ChanceSource(*this, *chances, call.stop());
+    options.stop = call.stop();
+    const Analyzer analyzer(std::move(options));
     if (chances) {
-      const grpc::Status added = AddChances(*this, call, *chances, options_.max_search_actions, records, &annotated);
-      if (!added.ok()) return added;
+      const grpc::Status bounded = CheckSearchBudget(analyzer, records, options_.max_search_actions);
+      if (!bounded.ok()) return bounded;
     }
     // The annotations change comments only: each verdict stands.
     std::vector<JudgedRecord> annotated_records;
-    for (size_t k = 0; k < records.size(); ++k) {
+    for (JudgedRecord& record : records) {
+      auto analysis = analyzer.Analyze(record);
+      if (call.cancelled()) return call.Stopped();
+      if (!analysis.ok()) return AnalysisError(analysis.status());
       v1::Annotation* annotation = response->add_annotations();
-      *annotation = AnnotationToProto(annotated[k], records[k].record.ruleset());
-      // With winning chances, the players' review (docs/review.md).
-      if (annotated[k].values) {
-        auto review = ReviewGame(records[k].record, annotated[k]);
-        if (!review.ok()) return BadRequest({{"input", std::string(review.status().message())}});
-        *annotation->mutable_review() = ReviewToProto(*review, *annotated[k].rules);
+      *annotation = AnnotationToProto(analysis->annotated, record.record.ruleset());
+      if (analysis->review) {
+        *annotation->mutable_review() = ReviewToProto(*analysis->review, *analysis->annotated.rules);
       }
       annotated_records.push_back(
-          {WithAnnotations(records[k].record, annotated[k]), std::move(records[k].verdict), records[k].index});
+          {WithAnnotations(record.record, analysis->annotated), std::move(record.verdict), record.index});
     }
     if (text_format) {
       auto text = WriteRecords(*text_format, annotated_records, input.io);
@@ -171,13 +160,11 @@ grpc::Status ScribeServiceImpl::ReplayRecord(grpc::ServerContext* context, const
   return Serve("ReplayRecord", context, [&](Call& call) {
     std::vector<FieldViolation> violations;
     Input input;
-    std::vector<JudgedRecord> records;
     const CallLimits limits = LimitsFor(ReplayAnswer(), options_, InputBytes(request->input()), call.stop());
     if (!ReadInput(request->input(), "input", options_, &input, &violations)) return BadRequest(violations);
-    if (!LegalRecords(input, "input", {.build_replay = true}, limits, &records, &violations)) {
-      return Refused(call, violations);
-    }
-    for (JudgedRecord& record : records) *response->add_replays() = std::move(record.verdict.replay);
+    auto records = LegalRecords(input, "input", {.build_replay = true}, limits, &violations);
+    if (!records.ok()) return Refused(call, records.status(), violations);
+    for (JudgedRecord& record : *records) *response->add_replays() = std::move(record.verdict.replay);
     if (!CheckAnswer(*response, limits, "input", &violations)) return BadRequest(violations);
     return grpc::Status::OK;
   });
@@ -190,12 +177,11 @@ grpc::Status ScribeServiceImpl::ConvertRecord(grpc::ServerContext* context, cons
     const std::optional<Format> to = ToFormat(request->to());
     if (!to) violations.push_back({"to", "the format to convert to is required (TSN, JSON, RGN, ROYALUR_JSON)"});
     Input input;
-    std::vector<JudgedRecord> records;
     if (!ReadInput(request->input(), "input", options_, &input, &violations) || !to) return BadRequest(violations);
     const CallLimits limits = LimitsFor(ConvertAnswer(*to), options_, InputBytes(request->input()), call.stop());
-    if (!LegalRecords(input, "input", {.build_replay = false}, limits, &records, &violations)) {
-      return Refused(call, violations);
-    }
+    auto legal = LegalRecords(input, "input", {.build_replay = false}, limits, &violations);
+    if (!legal.ok()) return Refused(call, legal.status(), violations);
+    std::vector<JudgedRecord>& records = *legal;
     RecordIo io = input.io;
     io.tile_names = request->tile_names();
     auto text = WriteRecords(*to, records, io);
@@ -239,106 +225,6 @@ grpc::Status ScribeServiceImpl::GetRuleset(grpc::ServerContext* context, const v
     *response->mutable_ruleset() = rules->ruleset;
     response->set_digest(rules->digest);
     response->set_text(RulesetToText(rules->ruleset));
-    return grpc::Status::OK;
-  });
-}
-
-grpc::Status ScribeServiceImpl::ListLegalMoves(grpc::ServerContext* context, const v1::ListLegalMovesRequest* request,
-                                               v1::ListLegalMovesResponse* response) {
-  return Serve("ListLegalMoves", context, [&](Call&) {
-    std::vector<FieldViolation> violations;
-    std::shared_ptr<const Rules> rules;
-    Position pos;
-    if (!RefereeInputs(request->ruleset(), request->position(), request->roll(), &rules, &pos, &violations)) {
-      return BadRequest(violations);
-    }
-    MoveList moves;
-    LegalMoves(*rules, pos, request->roll(), &moves);
-    for (const Move& m : moves) *response->add_moves() = ToProtoMove(m);
-    response->set_player(ToPlayer(pos.to_move));
-    return grpc::Status::OK;
-  });
-}
-
-grpc::Status ScribeServiceImpl::MakeMove(grpc::ServerContext* context, const v1::MakeMoveRequest* request,
-                                         v1::MakeMoveResponse* response) {
-  return Serve("MakeMove", context, [&](Call&) {
-    std::vector<FieldViolation> violations;
-    std::shared_ptr<const Rules> rules;
-    Position pos;
-    if (!RefereeInputs(request->ruleset(), request->position(), request->roll(), &rules, &pos, &violations)) {
-      return BadRequest(violations);
-    }
-    if (IsOver(*rules, pos)) return BadRequest({{"position", "the game is over: no more moves"}});
-    MoveList legal;
-    LegalMoves(*rules, pos, request->roll(), &legal);
-    if (!request->has_move()) {
-      if (!legal.empty()) {
-        return BadRequest({{"move", absl::StrCat("a move is legal, so the throw cannot pass: expected one of ",
-                                                 DescribeMoves(legal))}});
-      }
-      PassTurn(&pos);
-    } else {
-      const std::optional<Move> chosen = CheckMove(request->move(), request->roll(), legal, &violations);
-      if (!chosen) return BadRequest(violations);
-      const MoveResult result = ApplyMove(*rules, &pos, *chosen);
-      response->set_captured(result.captured);
-      response->set_extra_roll(result.extra_roll);
-      response->set_placed(result.placed);
-    }
-    response->set_position(PositionToString(*rules, pos));
-    if (auto winner = Winner(*rules, pos)) {
-      response->set_winner(ToPlayer(*winner));
-    } else {
-      response->set_next_player(ToPlayer(pos.to_move));
-    }
-    return grpc::Status::OK;
-  });
-}
-
-grpc::Status ScribeServiceImpl::SuggestMoves(grpc::ServerContext* context, const v1::SuggestMovesRequest* request,
-                                             v1::SuggestMovesResponse* response) {
-  return Serve("SuggestMoves", context, [&](Call& call) {
-    std::vector<FieldViolation> violations;
-    std::shared_ptr<const Rules> rules;
-    Position pos;
-    if (RefereeInputs(request->ruleset(), request->position(), request->roll(), &rules, &pos, &violations) &&
-        IsOver(*rules, pos)) {
-      violations.push_back({"position", "the game is over: no more moves"});
-    }
-    const EvaluationChoice choice = CheckEvaluation(request->evaluation(), "evaluation", options_, &violations);
-    const std::optional<BotSpec> strength = CheckStrength(request->strength(), options_, &violations);
-    if (!violations.empty()) return BadRequest(violations);
-
-    // A search polls the call: one the client gave up stops within it.
-    const std::shared_ptr<const Evaluator> evaluator = ChooseEvaluator(*this, choice, rules, call.stop());
-    if (evaluator == nullptr) return NoTable(*rules, "exact values");
-    std::unique_ptr<Bot> bot;
-    if (strength) {
-      const grpc::Status made =
-          MakeOpponent(*this, *strength, rules, request->has_seed() ? request->seed() : 1, call.stop(), &bot);
-      if (!made.ok()) return made;
-    }
-
-    const int roll = request->roll();
-    const std::vector<ValuedMove> ranked = RankMovesByValue(*evaluator, pos, roll);
-    if (call.cancelled()) return call.Stopped();
-    response->set_player(ToPlayer(pos.to_move));
-    for (const ValuedMove& m : ranked) {
-      v1::SuggestedMove* out = response->add_moves();
-      *out->mutable_move() = ToProtoMove(m.move);
-      out->set_chance(m.value);
-    }
-    if (ranked.empty()) response->set_pass_chance(ValueAfterPass(*evaluator, pos));
-    response->set_exact(evaluator->exact());
-    response->set_evaluator(evaluator->name());
-    response->set_ruleset_digest(rules->digest);
-    if (bot != nullptr) {
-      response->set_strength(bot->name());
-      const std::optional<Move> chosen = bot->Choose(pos, roll);
-      if (call.cancelled()) return call.Stopped();
-      if (chosen) *response->mutable_chosen_move() = ToProtoMove(*chosen);
-    }
     return grpc::Status::OK;
   });
 }

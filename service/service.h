@@ -13,7 +13,10 @@
 #include <string>
 
 #include "engine/evaluator.h"
+#include "review/pipeline.h"
 #include "scribe/v1/scribe_service.grpc.pb.h"
+#include "service/call.h"
+#include "service/errors.h"
 #include "service/metrics.h"
 #include "service/options.h"
 
@@ -56,6 +59,8 @@ class ScribeServiceImpl final : public v1::ScribeService::Service {
 
   // The loaded table for a ruleset digest; null when there is none.
   std::shared_ptr<const Evaluator> TableFor(const std::string& digest) const;
+  // Every loaded table, by its rules' digest.
+  const std::shared_ptr<const EvaluatorSource::TablesByDigest>& tables() const { return tables_; }
 
  private:
   // Runs one call of `method`: refuses it at once with RESOURCE_EXHAUSTED
@@ -66,11 +71,26 @@ class ScribeServiceImpl final : public v1::ScribeService::Service {
   grpc::Status Serve(const char* method, grpc::ServerContext* context, Body body);
 
   ServiceOptions options_;
-  std::map<std::string, std::shared_ptr<const Evaluator>> tables_;  // by digest
+  std::shared_ptr<const EvaluatorSource::TablesByDigest> tables_;
   Metrics* metrics_;
   std::atomic<int> in_flight_{0};
   std::atomic<bool> stopping_{false};
 };
+
+// Every handler's wrapper (declared above), shared by the files of handlers.
+template <typename Body>
+grpc::Status ScribeServiceImpl::Serve(const char* method, grpc::ServerContext* context, Body body) {
+  Call call(context, &in_flight_, options_.max_concurrent_calls, &stopping_);
+  grpc::Status status;
+  if (call.admitted()) {
+    status = body(call);
+  } else {
+    metrics_->RecordShed(method);
+    status = Overloaded();
+  }
+  metrics_->Record(method, status.error_code(), call.micros());
+  return status;
+}
 
 }  // namespace scribe::service
 
