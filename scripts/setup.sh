@@ -17,8 +17,9 @@ PACKAGES=(
   # tests and benchmarks
   libgtest-dev libgmock-dev librapidcheck-dev libbenchmark-dev
   # deployment tests: nginx in front of replicas (tests/e2e/replicas_test.sh),
-  # the Kubernetes manifests parsed by tests/e2e/k8s_manifest_test.sh
-  nginx python3-yaml
+  # the Kubernetes manifests parsed by tests/e2e/k8s_manifest_test.sh, and
+  # Python's gRPC as a client of a failover (tests/e2e/failover_test.sh)
+  nginx python3-yaml python3-grpcio
   # TLS test certificates, made at test time (tests/e2e/tls_test.sh)
   openssl
   # peak memory in tests and benchmarks (/usr/bin/time -v: large_records_cli_test,

@@ -2,15 +2,20 @@
 # (docker/nginx/scribe-lb.conf, its ports rewritten to free ones, run as a
 # foreground process with its own prefix under $tmp/nginx), for
 # replicas_test.sh and failover_test.sh. The sourcing script defines $tmp,
-# $SCRIBED, $NGINX and pass/fail/finish, and calls cleanup_replicas on exit.
+# $SCRIBED, $NGINX and pass/fail/finish, and calls cleanup_replicas on exit
+# (which also makes the next start_replicas and start_nginx start afresh).
 # Sets pids (the replicas), ports, lb_port, prefix and nginx_pid.
 pids=()
 ports=()
 nginx_pid=""
 cleanup_replicas() {
   [ -n "$nginx_pid" ] && kill -TERM "$nginx_pid" 2>/dev/null && wait "$nginx_pid" 2>/dev/null
-  for p in "${pids[@]}"; do kill -TERM "$p" 2>/dev/null; done
+  # SIGCONT: a replica a test froze (SIGSTOP) acts on SIGTERM only then.
+  for p in "${pids[@]}"; do kill -TERM "$p" 2>/dev/null; kill -CONT "$p" 2>/dev/null; done
   for p in "${pids[@]}"; do wait "$p" 2>/dev/null; done
+  pids=()
+  ports=()
+  nginx_pid=""
 }
 
 # start_replicas [SCRIBED FLAGS...]: three replicas, each on a free port,
@@ -35,12 +40,19 @@ start_replicas() {
   pass "three replicas on 127.0.0.1:${ports[0]}, :${ports[1]}, :${ports[2]}"
 }
 
-# start_nginx: nginx with docker/nginx/scribe-lb.conf, its ports rewritten,
-# listening on $lb_port once this returns.
+# free_port: a loopback port nothing listens on (for now).
+free_port() {
+  /usr/bin/python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
+}
+
+# start_nginx: nginx with docker/nginx/scribe-lb.conf, its ports rewritten
+# (the replicas' to ${ports[@]}), listening on $lb_port once this returns,
+# with a fresh prefix (its logs empty).
 start_nginx() {
   if [ ! -x "$NGINX" ]; then fail "nginx is installed (scripts/setup.sh)"; finish; fi
-  lb_port="$(/usr/bin/python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
+  lb_port="$(free_port)"
   prefix="$tmp/nginx"
+  rm -rf "$prefix"
   mkdir -p "$prefix/temp" "$prefix/logs"
   sed -e "s/127\.0\.0\.1:50061/127.0.0.1:${ports[0]}/" -e "s/127\.0\.0\.1:50062/127.0.0.1:${ports[1]}/" \
       -e "s/127\.0\.0\.1:50063/127.0.0.1:${ports[2]}/" -e "s/listen 127\.0\.0\.1:50051 /listen 127.0.0.1:$lb_port /" \
