@@ -12,6 +12,7 @@
 #include "engine/search.h"
 #include "records/position_string.h"
 #include "records/referee.h"
+#include "records/squares.h"
 #include "service/chances.h"
 #include "service/errors.h"
 #include "service/requests.h"
