@@ -69,7 +69,7 @@ if [ "$(id -u)" -eq 0 ]; then
   elif ! out="$("${as_user[@]}" true 2>&1)"; then
     skip_reason="running as root, and cannot run a program as nobody: ${out:-no message}"
   elif ! out="$("${as_user[@]}" "$SCRIBE" validate "$U/open/y.json" 2>&1)"; then
-    skip_reason="running as root, and nobody cannot run $SCRIBE validate on a file it may read: $out"
+    skip_reason="running as root, and nobody cannot run $SCRIBE validate on a file in the scratch folder $TMP: $out"
   fi
 fi
 chmod 000 "$U/locked"
