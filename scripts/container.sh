@@ -5,10 +5,15 @@
 #  2. makes the base image "debian:bookworm" when missing: debootstrap
 #     --variant=minbase from this machine's Debian mirror, then podman import
 #     (no image registry is reachable here; with one, the Dockerfile's
-#     default BASE=debian:bookworm is pulled as usual);
+#     default BASE=debian:bookworm is pulled as usual); its / is 755, as
+#     Debian makes it, and a base in which a user other than root cannot
+#     run a program (an earlier import whose / was 0700, as a mktemp -d
+#     folder is: with the vfs storage driver a container's / keeps that
+#     mode) is made again;
 #  3. writes the containers.conf podman needs here and exports CONTAINERS_CONF;
 #  4. builds scribe:latest (tests run inside the build), labelled with a hash
-#     of the source files; an image with the same hash is reused.
+#     of the source files and the base image; an image with the same hash is
+#     reused.
 #
 # Usage: scripts/container.sh [TAG]        (default scribe:latest)
 #   SCRIBE_REBUILD=1 forces a build even when the source hash matches.
@@ -59,7 +64,21 @@ cgroup_manager = "cgroupfs"
 CONF
 
 # 2. The base image.
-if ! podman image exists "$BASE"; then
+# A user other than root must be able to run a program in it (the image's
+# scribed runs as one, and so do tests in the build): its / and folders must
+# be readable and searchable by all, as Debian makes them. With the overlay
+# storage driver a container's / is 755 whatever the image says; with vfs
+# (the usual driver where the machine is itself a container) it is what the
+# image's first layer says.
+make_base=1
+if podman image exists "$BASE"; then
+  make_base=0
+  if ! out="$(podman run --rm --network=none --user 65534:65534 --entrypoint /bin/cat "$BASE" /etc/debian_version 2>&1)"; then
+    echo "container: in $BASE a user other than root cannot run a program ($out): making it again" >&2
+    make_base=1
+  fi
+fi
+if [ "$make_base" = 1 ]; then
   mirror=""
   if [ -f /etc/apt/sources.list.d/debian.sources ]; then
     mirror="$(awk '/^URIs:/ && $2 !~ /security/ {print $2; exit}' /etc/apt/sources.list.d/debian.sources)"
@@ -87,6 +106,12 @@ if ! podman image exists "$BASE"; then
   fi
   # Keep the image small: no package lists or caches.
   rm -rf "$root"/var/lib/apt/lists/* "$root"/var/cache/apt/*.bin "$root"/var/cache/apt/archives/*.deb
+  # The tree's top is a mktemp -d folder, mode 0700; it becomes the image's
+  # / (the tar's first entry, "./", carries its mode and owner): make it
+  # Debian's 755 root:root, or no user but root can load a shared library
+  # where the storage driver keeps that mode (vfs).
+  $SUDO chown 0:0 "$root"
+  $SUDO chmod 755 "$root"
   tar -C "$root" -c . | podman import --quiet - "$BASE" >/dev/null
   remove_root
   trap - EXIT
@@ -115,7 +140,10 @@ if [ "${#hashed[@]}" -eq 0 ]; then
   echo "container: no source file found to hash (${SOURCES[*]})" >&2
   exit 1
 fi
-hash="$(sha256sum -- "${hashed[@]}" | sha256sum | cut -c1-16)"
+# The base image's id is hashed too: a base made again (step 2) builds the
+# image again on it.
+base_id="$(podman image inspect --format '{{.Id}}' "$BASE")"
+hash="$({ sha256sum -- "${hashed[@]}"; echo "base $base_id"; } | sha256sum | cut -c1-16)"
 if [ "${SCRIBE_REBUILD:-0}" != 1 ] && podman image exists "$TAG" && \
    [ "$(podman image inspect --format '{{index .Labels "scribe.source-hash"}}' "$TAG")" = "$hash" ]; then
   echo "container: $TAG is up to date (source $hash)" >&2

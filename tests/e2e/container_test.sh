@@ -6,11 +6,18 @@
 #   - the server in the container answers: health SERVING, and ValidateRecord
 #     of examples/finkel-game.json is valid (Node's @grpc/grpc-js client);
 #   - it runs as a non-root user;
+#   - where the storage driver is vfs (a store of its own under a scratch
+#     folder, the image copied in), the image's / is 755, a user other than
+#     root can run the base's programs, and scribed starts as the image's
+#     user (overlay makes a container's / 755 whatever the image says; vfs
+#     keeps it);
 #   - SIGTERM (podman stop) drains it and it exits 0;
 #   - solved tables mounted read-only into a second container (one the
 #     image's own scribe solves, one of RoyalUr's .rgu) are loaded and
 #     serve exact SuggestMoves, the same chances `scribe suggest` gives;
-# then removes the containers. Prints "N passed, N failed".
+# then removes the containers. Prints "N passed, N failed". A failed build
+# shows its tests' part of the log whole (or its end when it failed before
+# the tests) and keeps the whole log in ${TMPDIR:-/tmp}/scribe-container-build.log.
 # Usage: container_test.sh            (run as root: podman runs rootful here)
 set -uo pipefail
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -30,30 +37,54 @@ finish() {
 tmp="$(mktemp -d "${TMPDIR:-/tmp}/scribe-container-test.XXXXXX")"
 name="scribe-test-$$"
 tables_name="scribe-test-tables-$$"
+vfs_name="scribe-test-vfs-$$"
+# podman on a store of its own with the vfs storage driver (the default
+# store is left alone); removed with $tmp.
+vfs=(podman --storage-driver vfs --root "$tmp/vfs/root" --runroot "$tmp/vfs/run")
 cleanup() {
   for c in "$name" "$tables_name"; do
     if [ -n "${CONTAINERS_CONF:-}" ] && podman container exists "$c" 2>/dev/null; then
       podman rm -f -t 5 "$c" >/dev/null 2>&1
     fi
   done
-  rm -rf "$tmp"
+  if [ -d "$tmp/vfs/root" ]; then
+    "${vfs[@]}" rm -af -t 5 >/dev/null 2>&1
+    "${vfs[@]}" rmi -af >/dev/null 2>&1
+  fi
+  rm -rf --one-file-system "$tmp"
 }
 trap cleanup EXIT
-# listening CONTAINER: whether scribed in it logs that it listens on $port
-# within 10 s.
+# listening CONTAINER [PODMAN...]: whether scribed in it logs that it
+# listens on $port within 10 s (PODMAN: the command, default podman).
 listening() {
+  local c="$1"
+  shift
+  local pm=(podman)
+  if [ $# -gt 0 ]; then pm=("$@"); fi
   for _ in $(seq 1 100); do
-    if grep -q "listening on port $port" <<<"$(podman logs "$1" 2>/dev/null)"; then return 0; fi
+    if grep -q "listening on port $port" <<<"$("${pm[@]}" logs "$c" 2>/dev/null)"; then return 0; fi
     sleep 0.1
   done
   return 1
+}
+free_port() {
+  /usr/bin/python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
 }
 
 # 1. The image.
 start=$(date +%s)
 if ! "$ROOT/scripts/container.sh" "$TAG" >"$tmp/build.log" 2>&1; then
-  tail -40 "$tmp/build.log"
-  fail "scripts/container.sh builds $TAG"
+  # The tests' part of the log, whole: each test's status, a failing one's
+  # whole output (ctest --output-on-failure) and the summary; the end of
+  # the log when the build failed before them.
+  kept="${TMPDIR:-/tmp}/scribe-container-build.log"
+  cp "$tmp/build.log" "$kept"
+  if grep -q '^Test project ' "$tmp/build.log"; then
+    sed -n '/^Test project /,$p' "$tmp/build.log"
+  else
+    tail -n 40 "$tmp/build.log"
+  fi
+  fail "scripts/container.sh builds $TAG" "the whole log: $kept"
   finish
 fi
 export CONTAINERS_CONF="$(sed -n 's/^containers_conf=//p' "$tmp/build.log" | tail -1)"
@@ -65,6 +96,45 @@ case "$user" in
   ""|root|0|0:*|root:*) fail "the image's USER is not root" "USER=\"$user\"" ;;
   *) pass "the image's USER is not root ($user)" ;;
 esac
+
+# 1b. Where the storage driver is vfs (CI runners that are containers):
+# there a container's / has the mode the image's first layer gives it, and a
+# base imported from a tar of a mode-0700 folder lets no user but root load a
+# shared library (overlay makes / 755 whatever the layer says, so the default
+# store here cannot show it). The image is copied into a vfs store of its own.
+vfs_start=$(date +%s)
+if ! podman save --quiet -o "$tmp/image.tar" "$TAG" >"$tmp/vfs.log" 2>&1 ||
+   ! "${vfs[@]}" load --quiet -i "$tmp/image.tar" >>"$tmp/vfs.log" 2>&1; then
+  fail "copy $TAG into a vfs store" "$(tail -n 5 "$tmp/vfs.log")"
+else
+  rm -f "$tmp/image.tar"
+  echo "  copied into a vfs store in $(($(date +%s) - vfs_start)) s"
+  mode="$("${vfs[@]}" run --rm --network=none --user 0:0 --entrypoint /usr/bin/stat "$TAG" -c '%a %u:%g' / 2>&1)"
+  if [ "$mode" = "755 0:0" ]; then pass "vfs: the image's / is mode 755, root's"; else
+    fail "vfs: the image's / is mode 755, root's" "$mode"
+  fi
+  out="$("${vfs[@]}" run --rm --network=none --user 65534:65534 --entrypoint /bin/cat "$TAG" /etc/debian_version 2>&1)"
+  if [[ "$out" =~ ^12\.[0-9]+$ ]]; then pass "vfs: nobody runs the base's cat /etc/debian_version ($out)"; else
+    fail "vfs: nobody runs the base's cat /etc/debian_version" "$out"
+  fi
+  port="$(free_port)"
+  if ! "${vfs[@]}" run -d --name "$vfs_name" --network=host "$TAG" --listen "127.0.0.1:$port" >/dev/null 2>"$tmp/run.err"; then
+    fail "vfs: podman run" "$(cat "$tmp/run.err")"
+  else
+    if listening "$vfs_name" "${vfs[@]}"; then
+      vfs_uid="$("${vfs[@]}" exec "$vfs_name" id -u 2>&1)"
+      if [ "$vfs_uid" != 0 ] && [[ "$vfs_uid" =~ ^[0-9]+$ ]]; then
+        pass "vfs: scribed starts and listens as the image's user (uid $vfs_uid)"
+      else
+        fail "vfs: scribed runs as a non-root user" "id -u: $vfs_uid"
+      fi
+    else
+      fail "vfs: scribed starts and listens as the image's user" \
+        "$("${vfs[@]}" logs "$vfs_name" 2>&1 | tail -n 5)"
+    fi
+    "${vfs[@]}" rm -f -t 5 "$vfs_name" >/dev/null 2>&1
+  fi
+fi
 
 # 2. The Node client (the same packages as tests/e2e/node_client).
 if [ ! -d "$NODE_DIR/node_modules/@grpc/grpc-js" ] || [ ! -d "$NODE_DIR/node_modules/@grpc/proto-loader" ]; then
@@ -101,7 +171,7 @@ const call = (c, m, req) => new Promise((res, rej) =>
 JS
 
 # 3. Run it on a free loopback port.
-port="$(/usr/bin/python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
+port="$(free_port)"
 if ! podman run -d --name "$name" --network=host "$TAG" --listen "127.0.0.1:$port" >/dev/null 2>"$tmp/run.err"; then
   fail "podman run" "$(cat "$tmp/run.err")"
   finish
