@@ -48,6 +48,7 @@ absl::StatusOr<std::shared_ptr<const Evaluator>> Analyzer::EvaluatorFor(
 }
 
 absl::StatusOr<Analysis> Analyzer::Analyze(const JudgedRecord& judged) const {
+  if (StopRequested(options_.stop)) return Stopped();
   Analysis analysis;
   auto annotated = AnnotateRecord(judged, options_.weights, options_.stop);
   if (!annotated.ok()) return annotated.status();

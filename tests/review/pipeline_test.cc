@@ -19,6 +19,7 @@
 #include "records/judged.h"
 #include "records/random_game.h"
 #include "review/annotate.h"
+#include "review/annotation_text.h"
 #include "review/review.h"
 #include "tests/common/exact_test_evaluator.h"
 #include "tests/common/test_rules.h"
@@ -191,15 +192,19 @@ TEST(AnalyzerTest, AStopIsHonoured) {
     ASSERT_FALSE(analysis.ok());
     EXPECT_EQ(analysis.status().code(), absl::StatusCode::kCancelled);
   }
-  // Stopped while the search's chances are added: the analysis is refused,
-  // not returned half-done.
+  // Stopped while the search's chances are added (after as many polls as
+  // the annotation alone makes): the analysis is refused, not returned
+  // half-done.
   {
+    std::atomic<int> annotation_polls{0};
+    ASSERT_TRUE(Analyzer(With(nullptr, [&] { return ++annotation_polls < 0; })).Analyze(judged).ok());
     std::atomic<int> polls{0};
     const Analyzer analyzer(With(EvaluatorSource::TablesElseSearch(nullptr, 1),
-                                 [&] { return ++polls > judged.record.actions_size() + 5; }));
+                                 [&] { return ++polls > annotation_polls + 2; }));
     auto analysis = analyzer.Analyze(judged);
     ASSERT_FALSE(analysis.ok());
     EXPECT_EQ(analysis.status().code(), absl::StatusCode::kCancelled);
+    EXPECT_GT(polls.load(), annotation_polls.load());
   }
   // A search's evaluator made by the source polls the source's stop.
   {
