@@ -18,6 +18,7 @@
 #include "absl/strings/str_format.h"
 #include "engine/evaluator.h"
 #include "engine/position.h"
+#include "engine/status_macros.h"
 
 namespace scribe {
 namespace {
@@ -389,325 +390,578 @@ double BellmanValue(const Rules& rules, const StateIndex& index, const float* va
   return Backup(rules, index, values, index.Unrank(rank));
 }
 
-absl::StatusOr<Solution> Solve(const Rules& rules, const StateIndex& index, const SolveOptions& options) {
-  const SolveMemory memory = SolveMemoryNeeded(rules, index, options);
-  if (memory.total() > options.max_bytes) {
-    constexpr double kGiB = 1073741824.0;
-    return absl::ResourceExhaustedError(absl::StrFormat(
-        "solving needs %.1f GiB at its peak (%.1f GiB for %d positions' values, %.1f GiB for the largest layer "
-        "pair), more than the %.1f GiB allowed",
-        memory.total() / kGiB, memory.values / kGiB, index.size(), (memory.total() - memory.values) / kGiB,
-        options.max_bytes / kGiB));
-  }
-  const int n = index.pieces();
-  const auto start = std::chrono::steady_clock::now();
-  const auto elapsed = [&] {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  };
-  Solution solution;
-  // Hundreds of megabytes for the large rulesets: filled a slice at a time,
-  // polling the stop check between slices.
-  solution.values.reserve(index.size());
-  AskForHugePages(solution.values.data(), index.size() * sizeof(float));
-  while (solution.values.size() < index.size()) {
-    if (StopRequested(options.stop)) return Stopped();
-    const size_t slice = std::min<size_t>(index.size() - solution.values.size(), size_t{1} << 22);
-    solution.values.insert(solution.values.end(), slice, 0.5f);
-  }
-  float* values = solution.values.data();
-  const int threads = std::max(1, options.threads);
-  uint64_t done = 0;
-  // Auto-placement needs the general move code.
-  const bool fast = rules.auto_place_mask == 0;
-  const int outcomes = static_cast<int>(rules.outcomes.size());
+namespace {
+
+// ---------------------------------------------------------------------------
+// The solve, step by step, as docs/analysis.md ("How it is solved") tells it:
+//
+//   Solve                        refuse what does not fit (CheckMemory)
+//     SolveRun::Run              every layer pair, most pieces off first
+//       FillValues               every position at 50% to begin with
+//       SolvePair                one pair {(a, b), (b, a)}:
+//         AdvancedFirst            its positions, most advanced first, by level
+//         PairSolve::Run           its threads, each running Work:
+//           StartFromEstimates       the start of the pair (estimated start)
+//           Sweep                    one Gauss-Seidel sweep, level by level,
+//                                      each position backed up in full or by
+//                                      its kept policy (FinishFast, PrepareFast,
+//                                      BackUpGeneral)
+//           EndOfSweep               (the last thread to arrive) the sweep's
+//                                      residual and ratio; done or not;
+//                                      ChooseNextSweep (the policy step);
+//                                      PlanExtrapolation
+//           Extrapolate              Aitken's jump, when planned
+//         AddPair                  the pair's counts into the solution
+// ---------------------------------------------------------------------------
+
+// What stays the same through a solve, for every layer pair.
+struct SolveSetup {
+  SolveSetup(const Rules& rules, const StateIndex& index, const SolveOptions& options)
+      : rules(rules),
+        index(index),
+        options(options),
+        threads(std::max(1, options.threads)),
+        fast(rules.auto_place_mask == 0),
+        outcomes(static_cast<int>(rules.outcomes.size())),
+        stride(outcomes),
+        policy_limit(UsesPolicySweeps(rules, index.size(), options)
+                         ? options.policy_bytes / PolicyBytesPerPosition(rules)
+                         : 0) {}
+
+  const Rules& rules;
+  const StateIndex& index;
+  const SolveOptions& options;
+  const int threads;
+  // Rules without auto-placement back up on occupancy bits (PreparedBackup);
+  // auto-placement needs the general move code (Backup).
+  const bool fast;
+  const int outcomes;
   // A kept policy: one successor a throw, so a policy sweep generates no
   // moves and ranks only the position itself.
-  const size_t stride = outcomes;
-  const uint64_t policy_limit =
-      UsesPolicySweeps(rules, index.size(), options) ? options.policy_bytes / PolicyBytesPerPosition(rules) : 0;
+  const size_t stride;
+  // How many positions of a pair keep a policy (0: no policy sweeps).
+  const uint64_t policy_limit;
+};
 
-  // Layer pairs {(a, b), (b, a)}, most pieces off first.
-  for (int total = 2 * (n - 1); total >= 0; --total) {
-    if (StopRequested(options.stop)) return Stopped();
-    for (int a = std::max(0, total - (n - 1)); a <= total / 2; ++a) {
-      const int b = total - a;
-      std::vector<std::pair<int, int>> layers = {{a, b}};
-      if (a != b) layers.push_back({b, a});
-      uint64_t pair_size = 0;
-      for (const auto& [mo, oo] : layers) pair_size += index.LayerSize(mo, oo);
+// One layer pair being solved: its positions in order, the state its
+// sweeping threads share, and the steps of its solve. Every thread runs
+// Work; the last thread to finish a sweep runs EndOfSweep, the only step
+// that writes the sweep control below, while the others wait at the
+// barrier.
+class PairSolve {
+ public:
+  PairSolve(const SolveSetup& setup, float* values, std::vector<std::pair<int, int>> layers, PairOrder order);
+  PairSolve(const PairSolve&) = delete;
+  PairSolve& operator=(const PairSolve&) = delete;
 
-      // The pair's positions, most advanced first: the sum of both sides'
-      // path indices (borne-off pieces count L+1) grows with every move
-      // that captures nothing, so one in-place sweep in this order sees
-      // this sweep's value for every such move's result.
-      const PairOrder order = AdvancedFirst(rules, index, layers, options.stop);
-      if (order.size() != pair_size) return Stopped();  // (only a stop leaves it short)
+  // Solves the pair in place in `values`: OK, CANCELLED (the stop check
+  // said stop) or INTERNAL (no convergence in max_sweeps).
+  absl::Status Run();
 
-      // Sweeps go level by level (one level: one sum of path indices): a
-      // level's positions depend on each other only through passes, so the
-      // threads share each level and meet at a barrier before the next.
-      // Every successor but a pass's is final for the sweep when it is
-      // read; a pass's may be read before or after the other thread
-      // updates it, so two-thread runs agree within the tolerance, not bit
-      // for bit. Small pairs take one thread.
-      const int pool_size = order.size() < 64 * kBlock ? 1 : threads;
-      // The layer (mover off, opponent off) of the level's position i.
-      const auto layer_of = [&](const Level& level, size_t i) { return layers[i < level.split ? 0 : 1]; };
-      // Thread t's share of a level.
-      const auto share = [&](const Level& level, int t) {
-        const size_t size = level.end - level.begin;
-        return std::pair{level.begin + size * t / pool_size, level.begin + size * (t + 1) / pool_size};
-      };
+  uint64_t size() const { return order_.size(); }
+  int sweeps() const { return sweeps_; }
+  int policy_sweeps() const { return policy_sweeps_done_; }
+  double residual() const { return residual_; }
+  uint64_t backups() const;
+  uint64_t full_backups() const;
 
-      // Each position's change in the last sweep, and the estimate of the
-      // slowest error mode's ratio per sweep (Aitken extrapolation).
-      std::vector<float> change(order.size(), 0.0f);
-      // Modified policy iteration: a full sweep backs up every move and
-      // keeps each position's best ones (its policy); the policy sweeps
-      // after it back up only those, at a fraction of the cost. Only a full
-      // sweep ends a pair, so the result is the same fixed point. The first
-      // `kept` positions of the order keep a policy (a memory limit); the
-      // rest have full backups in every sweep.
-      //
-      // A full sweep need not back up every move of every kept position:
-      // no value has moved by more than `moved` (the sum of the sweeps'
-      // largest changes and extrapolation jumps) since the pair began. When
-      // a full backup finds the best move of every throw ahead of the next
-      // by a margin, the policy stays the best until the values have moved
-      // by half that margin: `settled` holds `moved` plus that half, and
-      // until `moved` reaches it a full sweep backs up the policy instead,
-      // the same value at a policy sweep's cost.
-      const size_t kept = std::min<uint64_t>(order.size(), policy_limit);
-      std::vector<uint32_t> policy(kept * stride);
-      std::vector<float> settled(kept, 0.0f);
-      double moved = 0, last_residual = 1;
-      bool full_sweep = true;
-      int policy_sweeps_in_a_row = 0, policy_sweeps_done = 0;
-      struct PerThread {
-        double delta = 0, cp = 0, pp = 0;
-        // The least `settled` of the positions a full sweep backed up by
-        // their policy.
-        double least_settled = std::numeric_limits<double>::infinity();
-        uint64_t backups = 0, full_backups = 0;  // (not reset: the pair's totals)
-        char pad[64];
-      };
-      std::vector<PerThread> per_thread(pool_size);
-      int sweeps = 0;
-      double residual = 0, last_ratio = 0, extrapolate = 0;
-      int since_extrapolation = 0;
-      bool finished = false;
-      absl::Status failure;
-      // Set by the first thread that finds the stop check saying stop: the
-      // others skip the rest of the sweep, and it ends the solve.
-      std::atomic<bool> stopped{false};
-      const auto should_stop = [&](size_t done_here) {
-        if (done_here % 4096 != 0) return stopped.load(std::memory_order_relaxed);
-        if (!stopped.load(std::memory_order_relaxed) && StopRequested(options.stop)) stopped.store(true);
-        return stopped.load(std::memory_order_relaxed);
-      };
+ private:
+  // The positions prepared ahead of the one finished (fast rules).
+  static constexpr size_t kAhead = 8;
 
-      // Run once per sweep by the last thread to arrive.
-      const auto end_of_sweep = [&]() noexcept {
-        if (stopped.load(std::memory_order_relaxed)) {
-          failure = Stopped();
-          finished = true;
-          return;
-        }
-        ++sweeps;
-        ++since_extrapolation;
-        residual = 0;
-        double cp = 0, pp = 0, least_settled = std::numeric_limits<double>::infinity();
-        for (PerThread& t : per_thread) {
-          residual = std::max(residual, t.delta);
-          cp += t.cp;
-          pp += t.pp;
-          least_settled = std::min(least_settled, t.least_settled);
-          t.delta = t.cp = t.pp = 0;
-          t.least_settled = std::numeric_limits<double>::infinity();
-        }
-        const double ratio = pp > 0 ? cp / pp : 0;
-        extrapolate = 0;
-        const bool was_full = full_sweep;
-        // (Each stored value also rounds to float.)
-        moved += residual + 1e-7;
-        // A full sweep is a true Bellman sweep when every policy it backed
-        // up instead of every move stayed the best through the sweep's own
-        // changes, which are known only now; only such a sweep ends a pair.
-        const bool exact = was_full && moved < least_settled;
-        last_residual = residual;
-        policy_sweeps_in_a_row = was_full ? 0 : policy_sweeps_in_a_row + 1;
-        if (!was_full) ++policy_sweeps_done;
-        full_sweep = kept == 0 || residual < options.tolerance || policy_sweeps_in_a_row >= options.policy_sweeps;
-        if (residual < options.tolerance && exact) {
-          finished = true;
-        } else if (residual < options.tolerance) {
-          // Converged for the policy: the full sweep next says whether it
-          // is still the best.
-        } else if (sweeps >= options.max_sweeps) {
-          failure = absl::InternalError(absl::StrFormat(
-              "layers (%d, %d) did not converge in %d sweeps (last change %g)", a, b, sweeps, residual));
-          finished = true;
-        } else if (since_extrapolation >= 3 && std::fabs(ratio) < 0.97 &&
-                   std::fabs(ratio - last_ratio) < 0.02 * std::fabs(ratio)) {
-          // The error has settled into its slowest mode, shrinking by
-          // `ratio` a sweep: jump to where that would end.
-          extrapolate = ratio / (1 - ratio);
-          moved += std::fabs(extrapolate) * residual + 1e-7;
-          since_extrapolation = 0;
-        }
-        last_ratio = ratio;
-      };
-      std::barrier level_done(pool_size);
-      std::barrier sweep_done(pool_size, end_of_sweep);
+  // What one thread adds up over one sweep.
+  struct SweepTally {
+    double delta = 0;  // the largest change
+    double cp = 0;     // sum of change times the last sweep's change
+    double pp = 0;     // sum of the last sweep's change squared
+    // The least `settled` of the positions a full sweep backed up by their
+    // policy.
+    double least_settled = std::numeric_limits<double>::infinity();
+    uint64_t backups = 0, full_backups = 0;
+  };
+  // A thread's tally as the end of the sweep reads it (padded: one cache
+  // line a thread).
+  struct ThreadTally {
+    double delta = 0, cp = 0, pp = 0;
+    double least_settled = std::numeric_limits<double>::infinity();
+    uint64_t backups = 0, full_backups = 0;  // (not reset: the pair's totals)
+    char pad[64];
+  };
+  // What a sweeping thread keeps from one sweep to the next.
+  struct Worker {
+    int t;
+    Position pos;                      // (general rules)
+    std::vector<PreparedBackup> ring;  // (fast rules)
+  };
+  struct CallEndOfSweep {
+    PairSolve* pair;
+    void operator()() noexcept { pair->EndOfSweep(); }
+  };
 
-      const auto work = [&](int t) {
-        Position pos;
-        // The positions prepared ahead of the one finished (fast rules).
-        constexpr size_t kAhead = 8;
-        std::vector<PreparedBackup> ring(fast ? kAhead : 0);
-        if (options.estimated_start) {
-          // (Reads only solved pairs: no order between the threads' shares.)
-          for (const Level& level : order.levels) {
-            const auto [lo, hi] = share(level, t);
-            for (size_t i = lo; i < hi; ++i) {
-              if (should_stop(i - lo)) break;
-              const PairEntry e = order[i];
-              const auto [mo, oo] = layer_of(level, i);
-              Store(values, index.Rank(e.mover_occ, mo, e.opp_occ, oo),
-                    static_cast<float>(EstimatedStart(index, values, e.mover_occ, mo, e.opp_occ, oo)));
-            }
-          }
-          if (pool_size > 1) level_done.arrive_and_wait();
-        }
-        while (true) {
-          PerThread& mine = per_thread[t];
-          double delta = 0, cp = 0, pp = 0, least_settled = std::numeric_limits<double>::infinity();
-          uint64_t backups = 0, full_backups = 0;
-          const auto update = [&](size_t i, uint64_t rank, double v) {
-            const double d = v - Load(values, rank);
-            delta = std::max(delta, std::fabs(d));
-            cp += d * change[i];
-            pp += static_cast<double>(change[i]) * change[i];
-            change[i] = static_cast<float>(d);
-            Store(values, rank, static_cast<float>(v));
-          };
-          // A full sweep keeps the policy of the positions that keep one.
-          const bool policy_sweep = kept > 0 && !full_sweep;
-          for (const Level& level : order.levels) {
-            const auto [lo, hi] = share(level, t);
-            if (fast) {
-              // Position i is prepared kAhead steps before it is finished,
-              // in the slot position i - kAhead has just left.
-              for (size_t i = lo; i < hi + kAhead; ++i) {
-                PreparedBackup& slot = ring[i % kAhead];
-                if (i >= lo + kAhead) {
-                  const size_t f = i - kAhead;
-                  double v;
-                  if (slot.by_policy) {
-                    v = PolicyBackup(rules, values, &policy[f * stride]);
-                  } else if (f < kept) {
-                    double margin;
-                    v = Finish(rules, values, slot, &policy[f * stride], &margin);
-                    // (Rounded down: the float must not promise more.)
-                    const double until = moved + margin / 2;
-                    float rounded = static_cast<float>(until);
-                    if (rounded > until) rounded = std::nextafter(rounded, -std::numeric_limits<float>::infinity());
-                    settled[f] = rounded;
-                  } else {
-                    v = Finish(rules, values, slot, nullptr, nullptr);
-                  }
-                  update(f, slot.rank, v);
-                  ++backups;
-                  if (!slot.by_policy) ++full_backups;
-                }
-                if (i < hi) {
-                  if (should_stop(i - lo)) break;
-                  const PairEntry e = order[i];
-                  const auto [mo, oo] = layer_of(level, i);
-                  // A full sweep takes the policy of a position whose policy
-                  // should stay the best through this sweep, if its changes
-                  // are no more than twice the last sweep's (checked at its
-                  // end).
-                  slot.by_policy = i < kept && (policy_sweep || moved + 2 * last_residual < settled[i]);
-                  if (slot.by_policy && !policy_sweep) least_settled = std::min<double>(least_settled, settled[i]);
-                  if (slot.by_policy) {
-                    slot.rank = index.Rank(e.mover_occ, mo, e.opp_occ, oo);
-                    __builtin_prefetch(values + slot.rank);
-                    PrefetchPolicy(values, &policy[i * stride], outcomes);
-                  } else {
-                    Prepare(rules, index, values, e.mover_occ, mo, e.opp_occ, oo, &slot);
-                  }
-                }
-              }
-            } else {
-              for (size_t i = lo; i < hi; ++i) {
-                if (should_stop(i - lo)) break;
-                const PairEntry e = order[i];
-                const auto [mo, oo] = layer_of(level, i);
-                index.FillPosition(e.mover_occ, mo, e.opp_occ, oo, &pos);
-                update(i, index.Rank(pos), Backup(rules, index, values, pos));
-                ++backups;
-                ++full_backups;
-              }
-            }
-            if (pool_size > 1) level_done.arrive_and_wait();
-          }
-          mine.delta = delta;
-          mine.cp = cp;
-          mine.pp = pp;
-          mine.least_settled = least_settled;
-          mine.backups += backups;
-          mine.full_backups += full_backups;
-          sweep_done.arrive_and_wait();
-          if (finished) return;
-          if (extrapolate != 0) {
-            for (const Level& level : order.levels) {
-              const auto [lo, hi] = share(level, t);
-              for (size_t i = lo; i < hi; ++i) {
-                const PairEntry e = order[i];
-                const auto [mo, oo] = layer_of(level, i);
-                const uint64_t rank = index.Rank(e.mover_occ, mo, e.opp_occ, oo);
-                const double v = std::clamp(Load(values, rank) + extrapolate * change[i], 0.0, 1.0);
-                Store(values, rank, static_cast<float>(v));
-              }
-            }
-            level_done.arrive_and_wait();
-          }
-        }
-      };
-      if (pool_size == 1) {
-        work(0);
-      } else {
-        std::vector<std::thread> pool;
-        for (int t = 0; t < pool_size; ++t) pool.emplace_back(work, t);
-        for (auto& th : pool) th.join();
-      }
-      if (!failure.ok()) return failure;
+  // The steps.
+  void Work(int t);
+  void StartFromEstimates(int t);
+  void Sweep(Worker& w);
+  void SweepFast(const Level& level, size_t lo, size_t hi, bool policy_sweep, Worker& w, SweepTally& tally);
+  void PrepareFast(const Level& level, size_t i, bool policy_sweep, PreparedBackup& slot, SweepTally& tally);
+  void FinishFast(size_t f, const PreparedBackup& slot, SweepTally& tally);
+  void BackUpGeneral(const Level& level, size_t lo, size_t hi, Worker& w, SweepTally& tally);
+  void EndOfSweep() noexcept;
+  SweepTally CollectTallies();
+  void ChooseNextSweep(bool was_full);
+  void PlanExtrapolation(double ratio);
+  void Extrapolate(int t);
 
-      done += pair_size;
-      solution.sweeps += sweeps;
-      solution.policy_sweeps += policy_sweeps_done;
-      for (const PerThread& t : per_thread) {
-        solution.backups += t.backups;
-        solution.full_backups += t.full_backups;
-      }
-      solution.max_layer_sweeps = std::max(solution.max_layer_sweeps, sweeps);
-      solution.residual = std::max(solution.residual, residual);
-      if (options.progress) {
-        SolveProgress p;
-        p.mover_off = a;
-        p.opponent_off = b;
-        p.sweeps = sweeps;
-        p.residual = residual;
-        p.positions_done = done;
-        p.positions_total = index.size();
-        p.seconds = elapsed();
-        options.progress(p);
-      }
+  // Helpers.
+  // The layer (mover off, opponent off) of the level's position i.
+  std::pair<int, int> LayerOf(const Level& level, size_t i) const { return layers_[i < level.split ? 0 : 1]; }
+  // Thread t's share of a level.
+  std::pair<size_t, size_t> Share(const Level& level, int t) const {
+    const size_t size = level.end - level.begin;
+    return std::pair{level.begin + size * t / pool_size_, level.begin + size * (t + 1) / pool_size_};
+  }
+  uint64_t RankOf(const Level& level, size_t i) const {
+    const PairEntry e = order_[i];
+    const auto [mo, oo] = LayerOf(level, i);
+    return setup_.index.Rank(e.mover_occ, mo, e.opp_occ, oo);
+  }
+  // Position i's new value v, at rank.
+  void Update(SweepTally& tally, size_t i, uint64_t rank, double v) {
+    const double d = v - Load(values_, rank);
+    tally.delta = std::max(tally.delta, std::fabs(d));
+    tally.cp += d * change_[i];
+    tally.pp += static_cast<double>(change_[i]) * change_[i];
+    change_[i] = static_cast<float>(d);
+    Store(values_, rank, static_cast<float>(v));
+  }
+  // Polled every position with how many of its share the thread has done;
+  // asks the stop check every 4096.
+  bool ShouldStop(size_t done_here) {
+    if (done_here % 4096 != 0) return stopped_.load(std::memory_order_relaxed);
+    if (!stopped_.load(std::memory_order_relaxed) && StopRequested(setup_.options.stop)) stopped_.store(true);
+    return stopped_.load(std::memory_order_relaxed);
+  }
+
+  const SolveSetup& setup_;
+  float* const values_;
+  const std::vector<std::pair<int, int>> layers_;  // (a, b), and (b, a) unless a == b
+  // The pair's positions, most advanced first (AdvancedFirst).
+  const PairOrder order_;
+  // Sweeps go level by level (one level: one sum of path indices): a
+  // level's positions depend on each other only through passes, so the
+  // threads share each level and meet at a barrier before the next.
+  // Every successor but a pass's is final for the sweep when it is read;
+  // a pass's may be read before or after the other thread updates it, so
+  // two-thread runs agree within the tolerance, not bit for bit. Small
+  // pairs take one thread.
+  const int pool_size_;
+
+  // By position of the order: its change in the last sweep (for the
+  // extrapolation).
+  std::vector<float> change_;
+  // Modified policy iteration: a full sweep backs up every move and keeps
+  // each position's best ones (its policy); the policy sweeps after it
+  // back up only those, at a fraction of the cost. Only a full sweep ends
+  // a pair, so the result is the same fixed point. The first `kept_`
+  // positions of the order keep a policy (a memory limit); the rest have
+  // full backups in every sweep.
+  //
+  // A full sweep need not back up every move of every kept position: no
+  // value has moved by more than `moved_` (the sum of the sweeps' largest
+  // changes and extrapolation jumps) since the pair began. When a full
+  // backup finds the best move of every throw ahead of the next by a
+  // margin, the policy stays the best until the values have moved by half
+  // that margin: `settled_` holds `moved_` plus that half, and until
+  // `moved_` reaches it a full sweep backs up the policy instead, the same
+  // value at a policy sweep's cost.
+  const size_t kept_;
+  std::vector<uint32_t> policy_;  // stride words a kept position
+  std::vector<float> settled_;    // a float a kept position
+  std::vector<ThreadTally> per_thread_;
+
+  // The sweep control: written by EndOfSweep only.
+  int sweeps_ = 0;
+  int policy_sweeps_in_a_row_ = 0, policy_sweeps_done_ = 0;
+  bool full_sweep_ = true;  // the next sweep is a full one
+  double moved_ = 0;
+  double residual_ = 0, last_residual_ = 1;
+  // Aitken extrapolation: the estimate of the slowest error mode's ratio
+  // per sweep, and the jump planned for after this sweep (0: none).
+  double last_ratio_ = 0, extrapolate_ = 0;
+  int since_extrapolation_ = 0;
+  bool finished_ = false;
+  absl::Status failure_;
+
+  // Set by the first thread that finds the stop check saying stop: the
+  // others skip the rest of the sweep, and it ends the solve.
+  std::atomic<bool> stopped_{false};
+  std::barrier<> level_done_;
+  std::barrier<CallEndOfSweep> sweep_done_;
+};
+
+PairSolve::PairSolve(const SolveSetup& setup, float* values, std::vector<std::pair<int, int>> layers,
+                     PairOrder order)
+    : setup_(setup),
+      values_(values),
+      layers_(std::move(layers)),
+      order_(std::move(order)),
+      pool_size_(order_.size() < 64 * kBlock ? 1 : setup.threads),
+      change_(order_.size(), 0.0f),
+      kept_(std::min<uint64_t>(order_.size(), setup.policy_limit)),
+      policy_(kept_ * setup.stride),
+      settled_(kept_, 0.0f),
+      per_thread_(pool_size_),
+      level_done_(pool_size_),
+      sweep_done_(pool_size_, CallEndOfSweep{this}) {}
+
+absl::Status PairSolve::Run() {
+  if (pool_size_ == 1) {
+    Work(0);
+  } else {
+    std::vector<std::thread> pool;
+    for (int t = 0; t < pool_size_; ++t) pool.emplace_back(&PairSolve::Work, this, t);
+    for (auto& th : pool) th.join();
+  }
+  return failure_;
+}
+
+// One sweeping thread, from the start of the pair to its end.
+void PairSolve::Work(int t) {
+  Worker w{t, Position{}, std::vector<PreparedBackup>(setup_.fast ? kAhead : 0)};
+  if (setup_.options.estimated_start) StartFromEstimates(t);
+  while (true) {
+    Sweep(w);
+    if (finished_) return;
+    if (extrapolate_ != 0) Extrapolate(t);
+  }
+}
+
+// The start of the pair: every position at its estimate from the solved
+// pairs next to it (EstimatedStart), not at 50%. (Reads only solved
+// pairs: no order between the threads' shares.)
+void PairSolve::StartFromEstimates(int t) {
+  const StateIndex& index = setup_.index;
+  for (const Level& level : order_.levels) {
+    const auto [lo, hi] = Share(level, t);
+    for (size_t i = lo; i < hi; ++i) {
+      if (ShouldStop(i - lo)) break;
+      const PairEntry e = order_[i];
+      const auto [mo, oo] = LayerOf(level, i);
+      Store(values_, index.Rank(e.mover_occ, mo, e.opp_occ, oo),
+            static_cast<float>(EstimatedStart(index, values_, e.mover_occ, mo, e.opp_occ, oo)));
     }
   }
-  solution.seconds = elapsed();
-  return solution;
+  if (pool_size_ > 1) level_done_.arrive_and_wait();
+}
+
+// One sweep, thread t's share of every level, in place (Gauss-Seidel);
+// its end (EndOfSweep) is run by the last thread to arrive.
+void PairSolve::Sweep(Worker& w) {
+  SweepTally tally;
+  // A full sweep keeps the policy of the positions that keep one.
+  const bool policy_sweep = kept_ > 0 && !full_sweep_;
+  for (const Level& level : order_.levels) {
+    const auto [lo, hi] = Share(level, w.t);
+    if (setup_.fast) {
+      SweepFast(level, lo, hi, policy_sweep, w, tally);
+    } else {
+      BackUpGeneral(level, lo, hi, w, tally);
+    }
+    if (pool_size_ > 1) level_done_.arrive_and_wait();
+  }
+  ThreadTally& mine = per_thread_[w.t];
+  mine.delta = tally.delta;
+  mine.cp = tally.cp;
+  mine.pp = tally.pp;
+  mine.least_settled = tally.least_settled;
+  mine.backups += tally.backups;
+  mine.full_backups += tally.full_backups;
+  sweep_done_.arrive_and_wait();
+}
+
+// Positions lo..hi of a level, for rules without auto-placement: position
+// i is prepared kAhead steps before it is finished, in the slot position
+// i - kAhead has just left, so the memory reads of several positions are
+// in flight at once.
+void PairSolve::SweepFast(const Level& level, size_t lo, size_t hi, bool policy_sweep, Worker& w,
+                          SweepTally& tally) {
+  for (size_t i = lo; i < hi + kAhead; ++i) {
+    PreparedBackup& slot = w.ring[i % kAhead];
+    if (i >= lo + kAhead) FinishFast(i - kAhead, slot, tally);
+    if (i < hi) {
+      if (ShouldStop(i - lo)) break;
+      PrepareFast(level, i, policy_sweep, slot, tally);
+    }
+  }
+}
+
+// Position i, prepared: backed up by its kept policy in a policy sweep, and
+// in a full sweep when its policy should stay the best through this sweep,
+// if its changes are no more than twice the last sweep's (checked at its
+// end); otherwise every move of every throw (Prepare).
+void PairSolve::PrepareFast(const Level& level, size_t i, bool policy_sweep, PreparedBackup& slot,
+                            SweepTally& tally) {
+  slot.by_policy = i < kept_ && (policy_sweep || moved_ + 2 * last_residual_ < settled_[i]);
+  if (slot.by_policy && !policy_sweep) tally.least_settled = std::min<double>(tally.least_settled, settled_[i]);
+  const PairEntry e = order_[i];
+  const auto [mo, oo] = LayerOf(level, i);
+  if (slot.by_policy) {
+    slot.rank = setup_.index.Rank(e.mover_occ, mo, e.opp_occ, oo);
+    __builtin_prefetch(values_ + slot.rank);
+    PrefetchPolicy(values_, &policy_[i * setup_.stride], setup_.outcomes);
+  } else {
+    Prepare(setup_.rules, setup_.index, values_, e.mover_occ, mo, e.opp_occ, oo, &slot);
+  }
+}
+
+// Position f's backup, finished from its prepared slot. A full backup of a
+// kept position keeps its policy, and until when that stays the best:
+// while `moved_` has grown by less than half its margin.
+void PairSolve::FinishFast(size_t f, const PreparedBackup& slot, SweepTally& tally) {
+  double v;
+  if (slot.by_policy) {
+    v = PolicyBackup(setup_.rules, values_, &policy_[f * setup_.stride]);
+  } else if (f < kept_) {
+    double margin;
+    v = Finish(setup_.rules, values_, slot, &policy_[f * setup_.stride], &margin);
+    // (Rounded down: the float must not promise more.)
+    const double until = moved_ + margin / 2;
+    float rounded = static_cast<float>(until);
+    if (rounded > until) rounded = std::nextafter(rounded, -std::numeric_limits<float>::infinity());
+    settled_[f] = rounded;
+  } else {
+    v = Finish(setup_.rules, values_, slot, nullptr, nullptr);
+  }
+  Update(tally, f, slot.rank, v);
+  ++tally.backups;
+  if (!slot.by_policy) ++tally.full_backups;
+}
+
+// Positions lo..hi of a level, for rules with auto-placement: every move
+// of every throw, with the general move code.
+void PairSolve::BackUpGeneral(const Level& level, size_t lo, size_t hi, Worker& w, SweepTally& tally) {
+  const StateIndex& index = setup_.index;
+  for (size_t i = lo; i < hi; ++i) {
+    if (ShouldStop(i - lo)) break;
+    const PairEntry e = order_[i];
+    const auto [mo, oo] = LayerOf(level, i);
+    index.FillPosition(e.mover_occ, mo, e.opp_occ, oo, &w.pos);
+    Update(tally, i, index.Rank(w.pos), Backup(setup_.rules, index, values_, w.pos));
+    ++tally.backups;
+    ++tally.full_backups;
+  }
+}
+
+// The end of a sweep, run once by the last thread to arrive: the sweep's
+// largest change and error ratio; whether the pair is done; the next
+// sweep's kind; and whether to extrapolate before it.
+void PairSolve::EndOfSweep() noexcept {
+  if (stopped_.load(std::memory_order_relaxed)) {
+    failure_ = Stopped();
+    finished_ = true;
+    return;
+  }
+  ++sweeps_;
+  ++since_extrapolation_;
+  const SweepTally sweep = CollectTallies();
+  residual_ = sweep.delta;
+  const double ratio = sweep.pp > 0 ? sweep.cp / sweep.pp : 0;
+  extrapolate_ = 0;
+  const bool was_full = full_sweep_;
+  // (Each stored value also rounds to float.)
+  moved_ += residual_ + 1e-7;
+  // A full sweep is a true Bellman sweep when every policy it backed up
+  // instead of every move stayed the best through the sweep's own changes,
+  // which are known only now; only such a sweep ends a pair.
+  const bool exact = was_full && moved_ < sweep.least_settled;
+  last_residual_ = residual_;
+  ChooseNextSweep(was_full);
+  const double tolerance = setup_.options.tolerance;
+  if (residual_ < tolerance && exact) {
+    finished_ = true;
+  } else if (residual_ < tolerance) {
+    // Converged for the policy: the full sweep next says whether it is
+    // still the best.
+  } else if (sweeps_ >= setup_.options.max_sweeps) {
+    failure_ = absl::InternalError(absl::StrFormat("layers (%d, %d) did not converge in %d sweeps (last change %g)",
+                                                   layers_[0].first, layers_[0].second, sweeps_, residual_));
+    finished_ = true;
+  } else {
+    PlanExtrapolation(ratio);
+  }
+  last_ratio_ = ratio;
+}
+
+// The threads' tallies of the sweep, added up (the largest change, the
+// sums, the least `settled`), and cleared for the next sweep.
+PairSolve::SweepTally PairSolve::CollectTallies() {
+  SweepTally sweep;
+  for (ThreadTally& t : per_thread_) {
+    sweep.delta = std::max(sweep.delta, t.delta);
+    sweep.cp += t.cp;
+    sweep.pp += t.pp;
+    sweep.least_settled = std::min(sweep.least_settled, t.least_settled);
+    t.delta = t.cp = t.pp = 0;
+    t.least_settled = std::numeric_limits<double>::infinity();
+  }
+  return sweep;
+}
+
+// The policy step: after a full sweep come options.policy_sweeps policy
+// sweeps, then a full one again; a sweep that converged is followed by a
+// full one (only a full sweep ends a pair).
+void PairSolve::ChooseNextSweep(bool was_full) {
+  policy_sweeps_in_a_row_ = was_full ? 0 : policy_sweeps_in_a_row_ + 1;
+  if (!was_full) ++policy_sweeps_done_;
+  full_sweep_ = kept_ == 0 || residual_ < setup_.options.tolerance ||
+                policy_sweeps_in_a_row_ >= setup_.options.policy_sweeps;
+}
+
+// Once the error has settled into its slowest mode, shrinking by a steady
+// `ratio` a sweep, the values jump to where that would end (Extrapolate,
+// after this sweep); the jump counts in `moved_`.
+void PairSolve::PlanExtrapolation(double ratio) {
+  if (since_extrapolation_ >= 3 && std::fabs(ratio) < 0.97 &&
+      std::fabs(ratio - last_ratio_) < 0.02 * std::fabs(ratio)) {
+    extrapolate_ = ratio / (1 - ratio);
+    moved_ += std::fabs(extrapolate_) * residual_ + 1e-7;
+    since_extrapolation_ = 0;
+  }
+}
+
+// Aitken extrapolation, thread t's share: every value moves by its last
+// change times extrapolate_ (within [0, 1]).
+void PairSolve::Extrapolate(int t) {
+  for (const Level& level : order_.levels) {
+    const auto [lo, hi] = Share(level, t);
+    for (size_t i = lo; i < hi; ++i) {
+      const uint64_t rank = RankOf(level, i);
+      const double v = std::clamp(Load(values_, rank) + extrapolate_ * change_[i], 0.0, 1.0);
+      Store(values_, rank, static_cast<float>(v));
+    }
+  }
+  level_done_.arrive_and_wait();
+}
+
+uint64_t PairSolve::backups() const {
+  uint64_t sum = 0;
+  for (const ThreadTally& t : per_thread_) sum += t.backups;
+  return sum;
+}
+
+uint64_t PairSolve::full_backups() const {
+  uint64_t sum = 0;
+  for (const ThreadTally& t : per_thread_) sum += t.full_backups;
+  return sum;
+}
+
+// A solve: the values of every position, solved layer pair by layer pair,
+// and what the solve has counted so far.
+class SolveRun {
+ public:
+  SolveRun(const Rules& rules, const StateIndex& index, const SolveOptions& options)
+      : setup_(rules, index, options), start_(std::chrono::steady_clock::now()) {}
+  absl::StatusOr<Solution> Run();
+
+ private:
+  absl::Status FillValues();
+  absl::Status SolvePair(int a, int b);
+  void AddPair(const PairSolve& pair, int a, int b);
+  double Elapsed() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  }
+
+  const SolveSetup setup_;
+  const std::chrono::steady_clock::time_point start_;
+  Solution solution_;
+  uint64_t done_ = 0;  // positions of the pairs solved
+};
+
+absl::StatusOr<Solution> SolveRun::Run() {
+  SCRIBE_RETURN_IF_ERROR(FillValues());
+  // Layer pairs {(a, b), (b, a)}, most pieces off first.
+  const int n = setup_.index.pieces();
+  for (int total = 2 * (n - 1); total >= 0; --total) {
+    if (StopRequested(setup_.options.stop)) return Stopped();
+    for (int a = std::max(0, total - (n - 1)); a <= total / 2; ++a) {
+      SCRIBE_RETURN_IF_ERROR(SolvePair(a, total - a));
+    }
+  }
+  solution_.seconds = Elapsed();
+  return std::move(solution_);
+}
+
+// Every position at 50%. Hundreds of megabytes for the large rulesets:
+// filled a slice at a time, polling the stop check between slices.
+absl::Status SolveRun::FillValues() {
+  const size_t size = setup_.index.size();
+  std::vector<float>& values = solution_.values;
+  values.reserve(size);
+  AskForHugePages(values.data(), size * sizeof(float));
+  while (values.size() < size) {
+    if (StopRequested(setup_.options.stop)) return Stopped();
+    const size_t slice = std::min<size_t>(size - values.size(), size_t{1} << 22);
+    values.insert(values.end(), slice, 0.5f);
+  }
+  return absl::OkStatus();
+}
+
+// The layer pair {(a, b), (b, a)} (one layer when a == b).
+absl::Status SolveRun::SolvePair(int a, int b) {
+  std::vector<std::pair<int, int>> layers = {{a, b}};
+  if (a != b) layers.push_back({b, a});
+  uint64_t pair_size = 0;
+  for (const auto& [mo, oo] : layers) pair_size += setup_.index.LayerSize(mo, oo);
+  // The pair's positions, most advanced first: the sum of both sides' path
+  // indices (borne-off pieces count L+1) grows with every move that
+  // captures nothing, so one in-place sweep in this order sees this sweep's
+  // value for every such move's result.
+  PairOrder order = AdvancedFirst(setup_.rules, setup_.index, layers, setup_.options.stop);
+  if (order.size() != pair_size) return Stopped();  // (only a stop leaves it short)
+  PairSolve pair(setup_, solution_.values.data(), std::move(layers), std::move(order));
+  SCRIBE_RETURN_IF_ERROR(pair.Run());
+  AddPair(pair, a, b);
+  return absl::OkStatus();
+}
+
+void SolveRun::AddPair(const PairSolve& pair, int a, int b) {
+  done_ += pair.size();
+  solution_.sweeps += pair.sweeps();
+  solution_.policy_sweeps += pair.policy_sweeps();
+  solution_.backups += pair.backups();
+  solution_.full_backups += pair.full_backups();
+  solution_.max_layer_sweeps = std::max(solution_.max_layer_sweeps, pair.sweeps());
+  solution_.residual = std::max(solution_.residual, pair.residual());
+  if (setup_.options.progress) {
+    SolveProgress p;
+    p.mover_off = a;
+    p.opponent_off = b;
+    p.sweeps = pair.sweeps();
+    p.residual = pair.residual();
+    p.positions_done = done_;
+    p.positions_total = setup_.index.size();
+    p.seconds = Elapsed();
+    setup_.options.progress(p);
+  }
+}
+
+// Refuses a solve whose peak memory is over options.max_bytes.
+absl::Status CheckMemory(const Rules& rules, const StateIndex& index, const SolveOptions& options) {
+  const SolveMemory memory = SolveMemoryNeeded(rules, index, options);
+  if (memory.total() <= options.max_bytes) return absl::OkStatus();
+  constexpr double kGiB = 1073741824.0;
+  return absl::ResourceExhaustedError(absl::StrFormat(
+      "solving needs %.1f GiB at its peak (%.1f GiB for %d positions' values, %.1f GiB for the largest layer "
+      "pair), more than the %.1f GiB allowed",
+      memory.total() / kGiB, memory.values / kGiB, index.size(), (memory.total() - memory.values) / kGiB,
+      options.max_bytes / kGiB));
+}
+
+}  // namespace
+
+absl::StatusOr<Solution> Solve(const Rules& rules, const StateIndex& index, const SolveOptions& options) {
+  SCRIBE_RETURN_IF_ERROR(CheckMemory(rules, index, options));
+  return SolveRun(rules, index, options).Run();
 }
 
 }  // namespace scribe

@@ -23,6 +23,9 @@
 // is below the tolerance.
 // Both cores share each sweep.
 //
+// engine/solver.cc opens with the outline of these steps, one function
+// each (docs/analysis.md, "The steps in the code").
+//
 // Nothing here reads or writes files (analysis/table.h does).
 #ifndef SCRIBE_ENGINE_SOLVER_H_
 #define SCRIBE_ENGINE_SOLVER_H_
