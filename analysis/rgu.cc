@@ -102,6 +102,50 @@ std::string SettingsText(const RoyalUrSettings& s) {
                          s.captures_grant_rolls ? "give a throw" : "give no throw");
 }
 
+// The rules of RoyalUr's settings, and in *reference_out the reference that
+// names them; an error says why there are none.
+absl::StatusOr<std::shared_ptr<const Rules>> RulesOfSettings(const RoyalUrSettings& settings,
+                                                             std::string* reference_out) {
+  auto reference = RulesetReferenceForRoyalUrSettings(settings);
+  if (!reference.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("its settings (", SettingsText(settings), "): ", reference.status().message()));
+  }
+  auto rules = LoadRuleset(*reference);
+  if (!rules.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("its settings' rules do not load: ", rules.status().message()));
+  }
+  // A preset with only its piece count changed is the clearer name
+  // ("blitz(pieces=2)", not masters with three overrides).
+  if (reference->find('(') != std::string::npos) {
+    for (const PresetInfo& preset : Presets()) {
+      const std::string name = absl::StrCat(preset.id, "(pieces=", settings.start_pieces, ")");
+      auto other = LoadRuleset(name);
+      if (other.ok() && (*other)->digest == (*rules)->digest) {
+        *reference = name;
+        rules = std::move(other);
+        break;
+      }
+    }
+  }
+  *reference_out = *std::move(reference);
+  return rules;
+}
+
+// What the metadata says of a table: where it came from, its tolerance and
+// solve time (Scribe's keys, else RoyalUr's training precision), and notes
+// with the settings and the keys.
+void DescribeFromMetadata(const Metadata& meta, const RoyalUrKeys& keys, TableInfo* info) {
+  const std::string source = meta.json.contains("scribe-source") && meta.json["scribe-source"].is_string()
+                                 ? meta.json["scribe-source"].get<std::string>()
+                                 : "";
+  info->source = source == "solved" ? TableSource::kSolved : TableSource::kRoyalUr;
+  info->tolerance = NumberOr(meta.json, "scribe-residual", NumberOr(meta.json, "training-precision", 0) / 100);
+  info->seconds = NumberOr(meta.json, "scribe-solve-seconds", 0);
+  info->format = "RoyalUr .rgu, version 0, percent16 values";
+  info->notes = absl::StrCat("RoyalUr settings ", SettingsText(meta.settings), "; keys: ", keys.Describe());
+}
+
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<RguTable>> RguTable::Open(const std::string& path,
@@ -123,26 +167,12 @@ absl::StatusOr<std::unique_ptr<RguTable>> RguTable::Open(const std::string& path
   const absl::string_view meta_text(reinterpret_cast<const char*>(p + 8), meta_bytes);
   auto meta = ParseMetadata(meta_text);
   if (!meta.ok()) return bad(meta.status().message());
-  auto reference = RulesetReferenceForRoyalUrSettings(meta->settings);
-  if (!reference.ok()) return bad(absl::StrCat("its settings (", SettingsText(meta->settings), "): ", reference.status().message()));
-  auto rules = LoadRuleset(*reference);
-  if (!rules.ok()) return bad(absl::StrCat("its settings' rules do not load: ", rules.status().message()));
-  // A preset with only its piece count changed is the clearer name
-  // ("blitz(pieces=2)", not masters with three overrides).
-  if (reference->find('(') != std::string::npos) {
-    for (const PresetInfo& preset : Presets()) {
-      const std::string name = absl::StrCat(preset.id, "(pieces=", meta->settings.start_pieces, ")");
-      auto other = LoadRuleset(name);
-      if (other.ok() && (*other)->digest == (*rules)->digest) {
-        *reference = name;
-        rules = std::move(other);
-        break;
-      }
-    }
-  }
+  std::string reference;
+  auto rules = RulesOfSettings(meta->settings, &reference);
+  if (!rules.ok()) return bad(rules.status().message());
   if (expected != nullptr && expected->digest != (*rules)->digest) {
     return absl::FailedPreconditionError(absl::StrCat(
-        path, ": the table is for ruleset ", (*rules)->digest, " (", *reference, ": RoyalUr's ",
+        path, ": the table is for ruleset ", (*rules)->digest, " (", reference, ": RoyalUr's ",
         SettingsText(meta->settings), "), not ", expected->digest, " (", RulesetName(*expected), ")"));
   }
   auto keys = RoyalUrKeys::Create(**rules);
@@ -182,7 +212,7 @@ absl::StatusOr<std::unique_ptr<RguTable>> RguTable::Open(const std::string& path
                                    Be32(m.keys + 4ull * (j - 1))));
       }
       if (!k.Valid((uint64_t{i} << 32) | key)) {
-        return bad(absl::StrFormat("map %d: key 0x%08x (entry %d) is no position of %s", i, key, j, *reference));
+        return bad(absl::StrFormat("map %d: key 0x%08x (entry %d) is no position of %s", i, key, j, reference));
       }
     }
     table->maps_.push_back(m);
@@ -192,7 +222,7 @@ absl::StatusOr<std::unique_ptr<RguTable>> RguTable::Open(const std::string& path
   // Distinct keys, each a position: all of them exactly when the count agrees.
   if (total != k.count()) {
     return bad(absl::StrFormat("holds %d entries; %s has %d (%d positions and %d won by the side to move)", total,
-                               *reference, k.count(), (*index)->size(), k.won_positions()));
+                               reference, k.count(), (*index)->size(), k.won_positions()));
   }
   table->rules_ = expected != nullptr ? expected : *rules;
   table->metadata_ = std::string(meta_text);
@@ -202,14 +232,7 @@ absl::StatusOr<std::unique_ptr<RguTable>> RguTable::Open(const std::string& path
   info.positions = (*index)->size();
   info.file_bytes = size;
   info.entries = total;
-  const std::string source = meta->json.contains("scribe-source") && meta->json["scribe-source"].is_string()
-                                 ? meta->json["scribe-source"].get<std::string>()
-                                 : "";
-  info.source = source == "solved" ? TableSource::kSolved : TableSource::kRoyalUr;
-  info.tolerance = NumberOr(meta->json, "scribe-residual", NumberOr(meta->json, "training-precision", 0) / 100);
-  info.seconds = NumberOr(meta->json, "scribe-solve-seconds", 0);
-  info.format = "RoyalUr .rgu, version 0, percent16 values";
-  info.notes = absl::StrCat("RoyalUr settings ", SettingsText(meta->settings), "; keys: ", k.Describe());
+  DescribeFromMetadata(*meta, k, &info);
   table->file_ = std::move(*file);
   return table;
 }

@@ -426,6 +426,71 @@ double PercentileMs(const std::vector<uint32_t>& sorted, double p) {
   return sorted[i] / 1000.0;
 }
 
+// The run's report: a summary for people, then one "result" line of
+// key=value pairs for scripts.
+void PrintReport(const Options& o, const Method& method, const Generator& generator, const Prober& prober) {
+  const Tally all = generator.Merged();
+  const double seconds = generator.window_seconds();
+  const auto count = static_cast<int64_t>(all.latency_us.size());
+  const double rps = seconds > 0 ? static_cast<double>(count) / seconds : 0;
+  auto code_count = [&](int code) {
+    auto it = all.codes.find(code);
+    return it == all.codes.end() ? int64_t{0} : it->second;
+  };
+  const int64_t ok = code_count(grpc::StatusCode::OK);
+  const int64_t exhausted = code_count(grpc::StatusCode::RESOURCE_EXHAUSTED);
+  const int64_t other = count - ok - exhausted;
+
+  std::printf("%s %s: %s, %d channels, %d threads, %.2f s measured\n", method.path.c_str(), o.target.c_str(),
+              o.rate > 0 ? ("open loop at " + std::to_string(static_cast<int64_t>(o.rate)) + "/s").c_str()
+                         : ("closed loop, " + std::to_string(o.concurrency) + " outstanding").c_str(),
+              o.channels, o.threads, seconds);
+  std::printf("  calls %" PRId64 " (%.0f/s, OK %.0f/s)\n", count, rps, seconds > 0 ? ok / seconds : 0.0);
+  std::printf("  latency ms: p50 %.3f  p90 %.3f  p99 %.3f  max %.3f\n", PercentileMs(all.latency_us, 0.50),
+              PercentileMs(all.latency_us, 0.90), PercentileMs(all.latency_us, 0.99),
+              all.latency_us.empty() ? 0.0 : all.latency_us.back() / 1000.0);
+  for (const auto& [code, n] : all.codes) std::printf("  %-20s %" PRId64 "\n", CodeName(code).c_str(), n);
+  if (generator.not_sent() > 0) {
+    std::printf("  not sent (client at --max-outstanding) %" PRId64 "\n", generator.not_sent());
+  }
+  if (o.method == "validate" && !generator.first_response().empty()) {
+    v1::ValidateRecordResponse response;
+    if (response.ParseFromString(generator.first_response())) {
+      std::printf("  the record: valid=%s, %d findings\n", response.valid() ? "true" : "false",
+                  response.findings_size());
+    }
+  }
+  if (o.probe_interval_ms > 0) {
+    std::printf("  health probes: %" PRId64 " sent, %" PRId64 " SERVING, %" PRId64 " NOT_SERVING, %" PRId64
+                " failed, max %.3f ms\n",
+                prober.sent, prober.serving, prober.not_serving, prober.failed, prober.max_us / 1000.0);
+  }
+  std::printf("  every call (warmup and drain too): %" PRId64 " completed, %" PRId64 " failed\n", all.completed,
+              all.failed);
+  for (const auto& [what, n] : all.errors) std::printf("    failed: %s (%" PRId64 ")\n", what.c_str(), n);
+  if (o.kill_pid > 0) {
+    std::printf("  %s %d at %.2f s; the %.2f s after: %zu calls, %" PRId64 " failed, p99 %.3f ms, max %.3f ms\n",
+                generator.killed() ? "killed" : "could not kill", o.kill_pid, o.kill_after_seconds,
+                o.failover_seconds, all.failover_latency_us.size(), all.failover_failed,
+                PercentileMs(all.failover_latency_us, 0.99),
+                all.failover_latency_us.empty() ? 0.0 : all.failover_latency_us.back() / 1000.0);
+  }
+  std::printf(
+      "result method=%s mode=%s seconds=%.3f calls=%" PRId64
+      " rps=%.1f ok_rps=%.1f p50_ms=%.3f p90_ms=%.3f"
+      " p99_ms=%.3f max_ms=%.3f ok=%" PRId64 " resource_exhausted=%" PRId64 " other=%" PRId64 " not_sent=%" PRId64
+      " probe_sent=%" PRId64 " probe_serving=%" PRId64 " probe_failed=%" PRId64 " probe_max_ms=%.3f"
+      " completed=%" PRId64 " failed=%" PRId64 " killed=%d failover_calls=%zu failover_failed=%" PRId64
+      " failover_p99_ms=%.3f failover_max_ms=%.3f\n",
+      o.method.c_str(), o.rate > 0 ? "open" : "closed", seconds, count, rps, seconds > 0 ? ok / seconds : 0.0,
+      PercentileMs(all.latency_us, 0.50), PercentileMs(all.latency_us, 0.90), PercentileMs(all.latency_us, 0.99),
+      all.latency_us.empty() ? 0.0 : all.latency_us.back() / 1000.0, ok, exhausted, other, generator.not_sent(),
+      prober.sent, prober.serving, prober.failed + prober.not_serving, prober.max_us / 1000.0, all.completed,
+      all.failed, generator.killed() ? 1 : 0, all.failover_latency_us.size(), all.failover_failed,
+      PercentileMs(all.failover_latency_us, 0.99),
+      all.failover_latency_us.empty() ? 0.0 : all.failover_latency_us.back() / 1000.0);
+}
+
 int Main(int argc, char** argv) {
   CLI::App app{"loadgen: concurrent gRPC calls against scribed, with latency and status counts"};
   Options o;
@@ -510,66 +575,7 @@ int Main(int argc, char** argv) {
   generator.Run();
   prober.Stop();
 
-  const Tally all = generator.Merged();
-  const double seconds = generator.window_seconds();
-  const auto count = static_cast<int64_t>(all.latency_us.size());
-  const double rps = seconds > 0 ? static_cast<double>(count) / seconds : 0;
-  auto code_count = [&](int code) {
-    auto it = all.codes.find(code);
-    return it == all.codes.end() ? int64_t{0} : it->second;
-  };
-  const int64_t ok = code_count(grpc::StatusCode::OK);
-  const int64_t exhausted = code_count(grpc::StatusCode::RESOURCE_EXHAUSTED);
-  const int64_t other = count - ok - exhausted;
-
-  std::printf("%s %s: %s, %d channels, %d threads, %.2f s measured\n", method.path.c_str(), o.target.c_str(),
-              o.rate > 0 ? ("open loop at " + std::to_string(static_cast<int64_t>(o.rate)) + "/s").c_str()
-                         : ("closed loop, " + std::to_string(o.concurrency) + " outstanding").c_str(),
-              o.channels, o.threads, seconds);
-  std::printf("  calls %" PRId64 " (%.0f/s, OK %.0f/s)\n", count, rps, seconds > 0 ? ok / seconds : 0.0);
-  std::printf("  latency ms: p50 %.3f  p90 %.3f  p99 %.3f  max %.3f\n", PercentileMs(all.latency_us, 0.50),
-              PercentileMs(all.latency_us, 0.90), PercentileMs(all.latency_us, 0.99),
-              all.latency_us.empty() ? 0.0 : all.latency_us.back() / 1000.0);
-  for (const auto& [code, n] : all.codes) std::printf("  %-20s %" PRId64 "\n", CodeName(code).c_str(), n);
-  if (generator.not_sent() > 0) {
-    std::printf("  not sent (client at --max-outstanding) %" PRId64 "\n", generator.not_sent());
-  }
-  if (o.method == "validate" && !generator.first_response().empty()) {
-    v1::ValidateRecordResponse response;
-    if (response.ParseFromString(generator.first_response())) {
-      std::printf("  the record: valid=%s, %d findings\n", response.valid() ? "true" : "false",
-                  response.findings_size());
-    }
-  }
-  if (o.probe_interval_ms > 0) {
-    std::printf("  health probes: %" PRId64 " sent, %" PRId64 " SERVING, %" PRId64 " NOT_SERVING, %" PRId64
-                " failed, max %.3f ms\n",
-                prober.sent, prober.serving, prober.not_serving, prober.failed, prober.max_us / 1000.0);
-  }
-  std::printf("  every call (warmup and drain too): %" PRId64 " completed, %" PRId64 " failed\n", all.completed,
-              all.failed);
-  for (const auto& [what, n] : all.errors) std::printf("    failed: %s (%" PRId64 ")\n", what.c_str(), n);
-  if (o.kill_pid > 0) {
-    std::printf("  %s %d at %.2f s; the %.2f s after: %zu calls, %" PRId64 " failed, p99 %.3f ms, max %.3f ms\n",
-                generator.killed() ? "killed" : "could not kill", o.kill_pid, o.kill_after_seconds,
-                o.failover_seconds, all.failover_latency_us.size(), all.failover_failed,
-                PercentileMs(all.failover_latency_us, 0.99),
-                all.failover_latency_us.empty() ? 0.0 : all.failover_latency_us.back() / 1000.0);
-  }
-  std::printf(
-      "result method=%s mode=%s seconds=%.3f calls=%" PRId64
-      " rps=%.1f ok_rps=%.1f p50_ms=%.3f p90_ms=%.3f"
-      " p99_ms=%.3f max_ms=%.3f ok=%" PRId64 " resource_exhausted=%" PRId64 " other=%" PRId64 " not_sent=%" PRId64
-      " probe_sent=%" PRId64 " probe_serving=%" PRId64 " probe_failed=%" PRId64 " probe_max_ms=%.3f"
-      " completed=%" PRId64 " failed=%" PRId64 " killed=%d failover_calls=%zu failover_failed=%" PRId64
-      " failover_p99_ms=%.3f failover_max_ms=%.3f\n",
-      o.method.c_str(), o.rate > 0 ? "open" : "closed", seconds, count, rps, seconds > 0 ? ok / seconds : 0.0,
-      PercentileMs(all.latency_us, 0.50), PercentileMs(all.latency_us, 0.90), PercentileMs(all.latency_us, 0.99),
-      all.latency_us.empty() ? 0.0 : all.latency_us.back() / 1000.0, ok, exhausted, other, generator.not_sent(),
-      prober.sent, prober.serving, prober.failed + prober.not_serving, prober.max_us / 1000.0, all.completed,
-      all.failed, generator.killed() ? 1 : 0, all.failover_latency_us.size(), all.failover_failed,
-      PercentileMs(all.failover_latency_us, 0.99),
-      all.failover_latency_us.empty() ? 0.0 : all.failover_latency_us.back() / 1000.0);
+  PrintReport(o, method, generator, prober);
   std::fflush(stdout);
   return 0;
 }

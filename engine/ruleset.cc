@@ -366,6 +366,61 @@ std::vector<std::string> SplitOverrides(absl::string_view args) {
   return out;
 }
 
+// One override of a ruleset reference ("key=value") applied to *result:
+// a key it cannot apply is a problem in *problems, and the rest go on.
+// `given` holds the keys set so far; *retitled says whether "title" was.
+void ApplyOverride(absl::string_view assignment, std::set<std::string>* given, bool* retitled,
+                   v1::Ruleset* result, std::vector<FieldProblem>* problems) {
+  absl::string_view a = absl::StripAsciiWhitespace(assignment);
+  if (a.empty()) return;
+  const size_t eq = a.find('=');
+  if (eq == absl::string_view::npos) {
+    problems->push_back({std::string(a), absl::StrCat("override \"", a, "\" is not key=value")});
+    return;
+  }
+  const std::string key(absl::StripAsciiWhitespace(a.substr(0, eq)));
+  const absl::string_view value = a.substr(eq + 1);
+  std::vector<std::string> parts;
+  const pb::FieldDescriptor* f = FindKey(key, &parts);
+  if (f != nullptr && f->cpp_type() == pb::FieldDescriptor::CPPTYPE_MESSAGE) {
+    std::vector<std::string> subkeys;
+    for (int i = 0; i < f->message_type()->field_count(); ++i) {
+      subkeys.push_back(absl::StrCat(key, ".", f->message_type()->field(i)->name()));
+    }
+    problems->push_back({key, absl::StrCat("\"", key, "\" is a group of keys: set ",
+                                           absl::StrJoin(subkeys, " or "))});
+    return;
+  }
+  if (f == nullptr || key == "base") {
+    problems->push_back({key, absl::StrCat("unknown key \"", absl::CHexEscape(key),
+                                           "\" (see docs/rulesets.md for every key)")});
+    return;
+  }
+  if (!given->insert(key).second) {
+    problems->push_back({key, absl::StrCat(key, " is given twice")});
+    return;
+  }
+  if (!IsSimpleOverrideValue(value)) {
+    problems->push_back({key, absl::StrCat("\"", absl::CHexEscape(value), "\" is not one value: write a number, "
+                                           "a word, a \"quoted string\" or a [list, of, them]")});
+    return;
+  }
+  *retitled = *retitled || key == "title";
+  std::string text_form = absl::StrCat(parts.back(), ": ", OverrideValueText(f, value));
+  for (size_t i = parts.size() - 1; i-- > 0;) {
+    text_form = absl::StrCat(parts[i], " { ", text_form, " }");
+  }
+  v1::Ruleset parsed;
+  TextFormat::ParseInfoTree tree;
+  std::vector<FieldProblem> parse_problems;
+  if (!ParseRulesetText(text_form, &parsed, &tree, &parse_problems, key, "")) {
+    problems->push_back({key, absl::StrCat("cannot read \"", absl::CHexEscape(value),
+                                           "\" as the value of ", key)});
+    return;
+  }
+  MergeRulesetText(parsed, tree, result);
+}
+
 absl::StatusOr<v1::Ruleset> ResolveReferenceImpl(absl::string_view reference, int depth,
                                                  std::vector<FieldProblem>* problems) {
   if (depth > kMaxBaseDepth) {
@@ -421,54 +476,7 @@ absl::StatusOr<v1::Ruleset> ResolveReferenceImpl(absl::string_view reference, in
   std::set<std::string> given;
   bool retitled = false;
   for (const std::string& assignment : SplitOverrides(args)) {
-    absl::string_view a = absl::StripAsciiWhitespace(assignment);
-    if (a.empty()) continue;
-    const size_t eq = a.find('=');
-    if (eq == absl::string_view::npos) {
-      problems->push_back({std::string(a), absl::StrCat("override \"", a, "\" is not key=value")});
-      continue;
-    }
-    const std::string key(absl::StripAsciiWhitespace(a.substr(0, eq)));
-    const absl::string_view value = a.substr(eq + 1);
-    std::vector<std::string> parts;
-    const pb::FieldDescriptor* f = FindKey(key, &parts);
-    if (f != nullptr && f->cpp_type() == pb::FieldDescriptor::CPPTYPE_MESSAGE) {
-      std::vector<std::string> subkeys;
-      for (int i = 0; i < f->message_type()->field_count(); ++i) {
-        subkeys.push_back(absl::StrCat(key, ".", f->message_type()->field(i)->name()));
-      }
-      problems->push_back({key, absl::StrCat("\"", key, "\" is a group of keys: set ",
-                                             absl::StrJoin(subkeys, " or "))});
-      continue;
-    }
-    if (f == nullptr || key == "base") {
-      problems->push_back({key, absl::StrCat("unknown key \"", absl::CHexEscape(key),
-                                             "\" (see docs/rulesets.md for every key)")});
-      continue;
-    }
-    if (!given.insert(key).second) {
-      problems->push_back({key, absl::StrCat(key, " is given twice")});
-      continue;
-    }
-    if (!IsSimpleOverrideValue(value)) {
-      problems->push_back({key, absl::StrCat("\"", absl::CHexEscape(value), "\" is not one value: write a number, "
-                                             "a word, a \"quoted string\" or a [list, of, them]")});
-      continue;
-    }
-    retitled = retitled || key == "title";
-    std::string text_form = absl::StrCat(parts.back(), ": ", OverrideValueText(f, value));
-    for (size_t i = parts.size() - 1; i-- > 0;) {
-      text_form = absl::StrCat(parts[i], " { ", text_form, " }");
-    }
-    v1::Ruleset parsed;
-    TextFormat::ParseInfoTree tree;
-    std::vector<FieldProblem> parse_problems;
-    if (!ParseRulesetText(text_form, &parsed, &tree, &parse_problems, key, "")) {
-      problems->push_back({key, absl::StrCat("cannot read \"", absl::CHexEscape(value),
-                                             "\" as the value of ", key)});
-      continue;
-    }
-    MergeRulesetText(parsed, tree, &result);
+    ApplyOverride(assignment, &given, &retitled, &result, problems);
   }
   result.set_id(std::string(ref));
   if (!retitled) result.set_title(absl::StrCat(result.title(), ", modified"));

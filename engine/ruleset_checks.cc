@@ -52,6 +52,82 @@ void CheckPath(const v1::Ruleset& r, const google::protobuf::RepeatedPtrField<st
   }
 }
 
+// The light and dark paths: their lengths, and each a walk over the
+// board's tiles, one neighbour to the next.
+void CheckPaths(const v1::Ruleset& r, std::vector<FieldProblem>* out) {
+  const int len = r.path_size();
+  if (len < 1 || len > kMaxPathLength) {
+    out->push_back({"path", absl::StrCat("has ", len, " squares; a path has 1 to ", kMaxPathLength)});
+  }
+  CheckPath(r, r.path(), "path", out);
+  bool mirrored = r.dark_path_size() == len;
+  for (int i = 0; mirrored && i < len; ++i) {
+    const auto light = ParseTileName(r.path(i));
+    mirrored = light && r.dark_path(i) == TileName(MirrorTile(*light));
+  }
+  if (r.dark_path_size() != len) {
+    out->push_back({"dark_path", absl::StrCat("has ", r.dark_path_size(),
+                                              " squares but light's path has ", len)});
+  }
+  // A mirrored dark path has the light path's problems; say them once.
+  if (!mirrored) CheckPath(r, r.dark_path(), "dark_path", out);
+}
+
+// The dice: how many, and the throw for each count of marks; *rolls gets
+// the set of throws they can give (bit v for a throw of v). True when some
+// throw moves a piece.
+bool CheckDice(const v1::Dice& dice, uint32_t* rolls, std::vector<FieldProblem>* out) {
+  bool dice_ok = false;
+  if (dice.count() < 1 || dice.count() > kMaxDice) {
+    out->push_back({"dice.count", absl::StrCat(dice.count(), " is out of range: 1 to ", kMaxDice)});
+  } else if (dice.roll_for_marks_size() != dice.count() + 1) {
+    out->push_back({"dice.roll_for_marks",
+                    absl::StrCat("has ", dice.roll_for_marks_size(), " entries; ", dice.count(),
+                                 " dice need ", dice.count() + 1, " (one for 0 to ", dice.count(),
+                                 " marks)")});
+  } else {
+    for (int k = 0; k < dice.roll_for_marks_size(); ++k) {
+      const int v = dice.roll_for_marks(k);
+      if (v < 0 || v > kMaxRoll) {
+        out->push_back({absl::StrCat("dice.roll_for_marks[", k, "]"),
+                        absl::StrCat(v, " is out of range: a throw is 0 to ", kMaxRoll)});
+      } else {
+        *rolls |= 1u << v;
+      }
+    }
+    dice_ok = *rolls != 0;
+    if ((*rolls & ~1u) == 0) {
+      out->push_back({"dice.roll_for_marks", "no throw ever moves a piece"});
+      dice_ok = false;
+    }
+  }
+  return dice_ok;
+}
+
+// Contradictions: one square that is safe for one piece and not for
+// another would make "can this piece be captured" depend on who asks.
+void CheckContradictions(const v1::Ruleset& r, std::vector<FieldProblem>* out) {
+  const int len = r.path_size();
+  const Rules probe(r, "");
+  std::set<int> reported_tiles;  // one problem per tile, not per pair of indices
+  auto contradiction = [&](Side s, int i, Side t, int j) {
+    if (!reported_tiles.insert(probe.tile[s][i]).second) return;
+    out->push_back({"safe_squares",
+                    absl::StrCat("tile ", probe.TileNameAt(s, i), " is index ", i, " of ",
+                                 SideName(s), "'s path and index ", j, " of ", SideName(t),
+                                 "'s path, but only one of them is safe")});
+  };
+  for (int i = 1; i <= len; ++i) {
+    for (int j = 1; j <= len; ++j) {
+      if (probe.IsSafe(i) == probe.IsSafe(j)) continue;
+      if ((probe.opp_overlap[kLight][i] >> j) & 1u) contradiction(kLight, i, kDark, j);
+      for (Side s : {kLight, kDark}) {
+        if (j > i && ((probe.own_overlap[s][i] >> j) & 1u)) contradiction(s, i, s, j);
+      }
+    }
+  }
+}
+
 }  // namespace
 
 std::vector<FieldProblem> CheckRuleset(const v1::Ruleset& r) {
@@ -61,51 +137,14 @@ std::vector<FieldProblem> CheckRuleset(const v1::Ruleset& r) {
     return out;
   }
   const int len = r.path_size();
-  if (len < 1 || len > kMaxPathLength) {
-    out.push_back({"path", absl::StrCat("has ", len, " squares; a path has 1 to ", kMaxPathLength)});
-  }
-  CheckPath(r, r.path(), "path", &out);
-  bool mirrored = r.dark_path_size() == len;
-  for (int i = 0; mirrored && i < len; ++i) {
-    const auto light = ParseTileName(r.path(i));
-    mirrored = light && r.dark_path(i) == TileName(MirrorTile(*light));
-  }
-  if (r.dark_path_size() != len) {
-    out.push_back({"dark_path", absl::StrCat("has ", r.dark_path_size(),
-                                             " squares but light's path has ", len)});
-  }
-  // A mirrored dark path has the light path's problems; say them once.
-  if (!mirrored) CheckPath(r, r.dark_path(), "dark_path", &out);
+  CheckPaths(r, &out);
   const bool tiles_ok = out.empty();
   if (r.pieces() < 1 || r.pieces() > kMaxPieces) {
     out.push_back({"pieces", absl::StrCat(r.pieces(), " is out of range: 1 to ", kMaxPieces)});
   }
   const v1::Dice& dice = r.dice();
   uint32_t rolls = 0;
-  bool dice_ok = false;
-  if (dice.count() < 1 || dice.count() > kMaxDice) {
-    out.push_back({"dice.count", absl::StrCat(dice.count(), " is out of range: 1 to ", kMaxDice)});
-  } else if (dice.roll_for_marks_size() != dice.count() + 1) {
-    out.push_back({"dice.roll_for_marks",
-                   absl::StrCat("has ", dice.roll_for_marks_size(), " entries; ", dice.count(),
-                                " dice need ", dice.count() + 1, " (one for 0 to ", dice.count(),
-                                " marks)")});
-  } else {
-    for (int k = 0; k < dice.roll_for_marks_size(); ++k) {
-      const int v = dice.roll_for_marks(k);
-      if (v < 0 || v > kMaxRoll) {
-        out.push_back({absl::StrCat("dice.roll_for_marks[", k, "]"),
-                       absl::StrCat(v, " is out of range: a throw is 0 to ", kMaxRoll)});
-      } else {
-        rolls |= 1u << v;
-      }
-    }
-    dice_ok = rolls != 0;
-    if ((rolls & ~1u) == 0) {
-      out.push_back({"dice.roll_for_marks", "no throw ever moves a piece"});
-      dice_ok = false;
-    }
-  }
+  const bool dice_ok = CheckDice(dice, &rolls, &out);
   const bool path_ok = len >= 1 && len <= kMaxPathLength;
   if (!path_ok) return out;  // the index checks below need a path length
 
@@ -149,26 +188,7 @@ std::vector<FieldProblem> CheckRuleset(const v1::Ruleset& r) {
   // The contradiction check builds the tables, which needs every part sound.
   if (!out.empty() || !tiles_ok || !dice_ok) return out;
 
-  // Contradictions: one square that is safe for one piece and not for
-  // another would make "can this piece be captured" depend on who asks.
-  const Rules probe(r, "");
-  std::set<int> reported_tiles;  // one problem per tile, not per pair of indices
-  auto contradiction = [&](Side s, int i, Side t, int j) {
-    if (!reported_tiles.insert(probe.tile[s][i]).second) return;
-    out.push_back({"safe_squares",
-                   absl::StrCat("tile ", probe.TileNameAt(s, i), " is index ", i, " of ",
-                                SideName(s), "'s path and index ", j, " of ", SideName(t),
-                                "'s path, but only one of them is safe")});
-  };
-  for (int i = 1; i <= len; ++i) {
-    for (int j = 1; j <= len; ++j) {
-      if (probe.IsSafe(i) == probe.IsSafe(j)) continue;
-      if ((probe.opp_overlap[kLight][i] >> j) & 1u) contradiction(kLight, i, kDark, j);
-      for (Side s : {kLight, kDark}) {
-        if (j > i && ((probe.own_overlap[s][i] >> j) & 1u)) contradiction(s, i, s, j);
-      }
-    }
-  }
+  CheckContradictions(r, &out);
   return out;
 }
 

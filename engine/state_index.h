@@ -32,6 +32,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "engine/position.h"
 #include "engine/rules.h"
@@ -185,6 +186,17 @@ class StateIndex {
   }
 
   StateIndex() = default;
+
+  // The steps of Create: the rules it can rank, the slot each path index
+  // takes, the maps between index bits and slot bits, the ranks of shared
+  // masks and of private subsets, and where each layer and group begins.
+  struct Slots;
+  static absl::Status CheckIndexable(const Rules& rules);
+  static Slots AssignSlots(const Rules& rules);
+  void MapSlots(const Rules& rules, const Slots& slots);
+  void RankSharedMasks();
+  void RankPrivateSubsets(int pieces);
+  void PlaceLayers(int pieces);
 
   int pieces_ = 0;
   int off_ = 0;

@@ -220,6 +220,51 @@ std::optional<v1::Finding> StartOfRecord(const Rules& rules, const v1::GameRecor
   return std::nullopt;
 }
 
+namespace {
+
+// What makes action i unplayable before its move is looked at: the game
+// is over, or the action has no roll, a roll these dice cannot give, or
+// half a move.
+std::optional<v1::Finding> UnplayableAction(const Rules& r, const Position& pos, const v1::Action& a, int i) {
+  if (IsOver(r, pos)) {
+    return MakeFinding(
+        codes::kActionAfterEnd,
+        absl::StrCat("the game ended (", SideName(*Winner(r, pos)),
+                     " bore off every piece) before this action"), i);
+  }
+  if (!a.has_roll()) {
+    return MakeFinding(codes::kRollMissing, "the action has no roll", i);
+  }
+  if (!r.CanRoll(a.roll())) {
+    return MakeFinding(
+        codes::kRollImpossible,
+        absl::StrCat(a.roll(), " is not a throw these dice can give (", DescribeRolls(r), ")"), i);
+  }
+  if (a.has_from() != a.has_to()) {
+    return MakeFinding(
+        codes::kMoveIncomplete, "a move needs both \"from\" and \"to\" (neither, for a pass)", i);
+  }
+  return std::nullopt;
+}
+
+// The finding of action i, a move that is not legal in `pos`: why, and
+// what was legal (*legal gets the legal moves).
+v1::Finding IllegalMoveFinding(const Rules& r, const Position& pos, const v1::Action& a, int i, MoveList* legal) {
+  const Side mover = pos.to_move;
+  LegalMoves(r, pos, a.roll(), legal);
+  const std::string expected =
+      legal->empty() ? absl::StrCat("no move is legal for ", SideName(mover), "'s throw of ",
+                                    a.roll(), ": expected a pass (no \"from\"/\"to\")")
+                     : absl::StrCat("expected one of ", DescribeMoves(*legal));
+  absl::string_view code;
+  const std::string why = ExplainIllegalMove(r, pos, a.from(), a.to(), a.roll(), &code);
+  return MakeFinding(
+      code, absl::StrCat(SideName(mover), "'s move ", a.from(), "->", a.to(), " with a throw of ",
+                         a.roll(), ": ", why, "; ", expected), i);
+}
+
+}  // namespace
+
 RefereeResult Referee(const v1::GameRecord& record, std::shared_ptr<const Rules> rules,
                       const RefereeOptions& options) {
   RefereeResult result;
@@ -269,29 +314,11 @@ RefereeResult Referee(const v1::GameRecord& record, std::shared_ptr<const Rules>
   std::optional<v1::ReplayStep> built;
   for (int i = 0; i < record.actions_size(); ++i) {
     const v1::Action& a = record.actions(i);
-    if (IsOver(r, pos)) {
-      result.findings.push_back(MakeFinding(
-          codes::kActionAfterEnd,
-          absl::StrCat("the game ended (", SideName(*Winner(r, pos)),
-                       " bore off every piece) before this action"), i));
+    if (auto f = UnplayableAction(r, pos, a, i)) {
+      result.findings.push_back(*f);
       break;
     }
     const Side mover = pos.to_move;
-    if (!a.has_roll()) {
-      result.findings.push_back(MakeFinding(codes::kRollMissing, "the action has no roll", i));
-      break;
-    }
-    if (!r.CanRoll(a.roll())) {
-      result.findings.push_back(MakeFinding(
-          codes::kRollImpossible,
-          absl::StrCat(a.roll(), " is not a throw these dice can give (", DescribeRolls(r), ")"), i));
-      break;
-    }
-    if (a.has_from() != a.has_to()) {
-      result.findings.push_back(MakeFinding(
-          codes::kMoveIncomplete, "a move needs both \"from\" and \"to\" (neither, for a pass)", i));
-      break;
-    }
     // The legal moves as a set; listed only for the replay or a message.
     const LegalSet legal_set = LegalDestinations(r, pos, a.roll());
     ActionOutcome outcome;
@@ -311,16 +338,7 @@ RefereeResult Referee(const v1::GameRecord& record, std::shared_ptr<const Rules>
       const Move m{static_cast<uint8_t>(a.from() < 0 || a.from() > 31 ? 255 : a.from()),
                    static_cast<uint8_t>(a.to() < 0 || a.to() > 31 ? 255 : a.to())};
       if (!IsLegalMove(r, legal_set, a.roll(), m)) {
-        LegalMoves(r, pos, a.roll(), &legal);
-        const std::string expected =
-            legal.empty() ? absl::StrCat("no move is legal for ", SideName(mover), "'s throw of ",
-                                         a.roll(), ": expected a pass (no \"from\"/\"to\")")
-                          : absl::StrCat("expected one of ", DescribeMoves(legal));
-        absl::string_view code;
-        const std::string why = ExplainIllegalMove(r, pos, a.from(), a.to(), a.roll(), &code);
-        result.findings.push_back(MakeFinding(
-            code, absl::StrCat(SideName(mover), "'s move ", a.from(), "->", a.to(), " with a throw of ",
-                               a.roll(), ": ", why, "; ", expected), i));
+        result.findings.push_back(IllegalMoveFinding(r, pos, a, i, &legal));
         break;
       }
       const MoveResult mr = ApplyMove(r, &pos, m);

@@ -22,6 +22,8 @@ PACKAGES=(
   nginx python3-yaml python3-grpcio
   # TLS test certificates, made at test time (tests/e2e/tls_test.sh)
   openssl
+  # the size check of the source (scripts/check_sizes.py)
+  python3
   # peak memory in tests and benchmarks (/usr/bin/time -v: large_records_cli_test,
   # scripts_test through bench/solve_bench.sh, bench/review_bench.sh)
   time

@@ -6,6 +6,7 @@
 // --shutdown-grace-seconds, then stops their work) and exits 0.
 #include <signal.h>
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
@@ -20,11 +21,12 @@
 #include <vector>
 
 #include "CLI/CLI.hpp"
+#include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/grpcpp.h"
 #include "grpcpp/security/server_credentials.h"
-#include "engine/search.h"
+#include "service/flags.h"
 #include "service/health.h"
 #include "service/metrics.h"
 #include "service/service.h"
@@ -60,175 +62,133 @@ void WriteMetricsFile(const std::string& path, const Metrics& metrics) {
   std::rename(tmp.c_str(), path.c_str());
 }
 
-int Main(int argc, char** argv) {
-  CLI::App app{"scribed: Scribe's gRPC server (validate, annotate, replay, convert, referee)"};
-  std::string listen = "0.0.0.0:50051";
-  std::string tls_cert, tls_key, tls_client_ca, tls_client_auth;
-  int max_message_mb = 16;
-  ServiceOptions options;
-  int threads = 0;
-  int grace_seconds = 20;
-  int metrics_interval = 60;
-  std::string metrics_file;
-  std::vector<std::string> table_paths;
-  app.add_option("--listen", listen, "address:port to serve on (port 0 picks a free one)")
-      ->capture_default_str();
-  app.add_option("--tls-cert", tls_cert, "PEM certificate chain: serve TLS");
-  app.add_option("--tls-key", tls_key, "PEM private key for --tls-cert");
-  app.add_option("--tls-client-ca", tls_client_ca, "PEM CA bundle: verify client certificates against it");
-  app.add_option("--tls-client-auth", tls_client_auth,
-                 "with --tls-client-ca: require (default; a client without a certificate is refused) or "
-                 "optional (a client may send none; one it sends must verify)")
-      ->check(CLI::IsMember({"require", "optional"}));
-  app.add_option("--max-message-mb", max_message_mb, "largest request or response, in MiB")
-      ->check(CLI::Range(1, 1024))
-      ->capture_default_str();
-  app.add_option("--max-record-bytes", options.max_record_bytes, "longest record text accepted, in bytes")
-      ->check(CLI::Range(int64_t{1}, int64_t{1} << 30))
-      ->capture_default_str();
-  app.add_option("--max-records", options.max_records, "most records in one call's input")
-      ->check(CLI::Range(int64_t{1}, int64_t{100000000}))
-      ->capture_default_str();
-  app.add_option("--max-record-actions", options.max_record_actions,
-                 "most actions in one call's input, summed over its records (text or structured)")
-      ->check(CLI::Range(int64_t{1}, int64_t{100000000}))
-      ->capture_default_str();
-  app.add_option("--max-concurrent-calls", options.max_concurrent_calls,
-                 "calls doing work at once; more are refused with RESOURCE_EXHAUSTED")
-      ->check(CLI::Range(1, 100000))
-      ->capture_default_str();
-  app.add_option("--table", table_paths,
-                 "a solved table (scribe solve): exact winning chances for its ruleset (repeat for more rulesets)")
-      ->allow_extra_args(false);
-  app.add_option("--max-search-depth", options.max_search_depth,
-                 "deepest search a request may ask for (SuggestMoves, AnnotateRecord's winning chances), in throws")
-      ->check(CLI::Range(0, kMaxSearchDepth))
-      ->capture_default_str();
-  app.add_option("--max-search-actions", options.max_search_actions,
-                 "most actions one AnnotateRecord call annotates with a search's winning chances")
-      ->check(CLI::Range(0, 100000000))
-      ->capture_default_str();
-  app.add_option("--threads", threads, "server threads (default: enough for --max-concurrent-calls)");
-  app.add_option("--shutdown-grace-seconds", grace_seconds, "on SIGTERM, how long calls in flight may finish")
-      ->check(CLI::Range(0, 3600))
-      ->capture_default_str();
-  app.add_option("--metrics-file", metrics_file, "write counters here in Prometheus text format");
-  app.add_option("--metrics-interval-seconds", metrics_interval, "how often to log and write the counters (0: never)")
-      ->capture_default_str();
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? 0 : 2;
-  }
-
-  // Signals are taken by one thread with sigwait: block them everywhere
-  // before gRPC starts its threads.
+// Signals are taken by one thread with sigwait: block them everywhere
+// before gRPC starts its threads.
+sigset_t BlockStopSignals() {
   sigset_t signals;
   sigemptyset(&signals);
   sigaddset(&signals, SIGTERM);
   sigaddset(&signals, SIGINT);
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  return signals;
+}
 
-  // TLS settings that would be ignored are a mistake, not a plaintext
-  // server.
-  if (tls_cert.empty() != tls_key.empty()) {
-    Log("ERROR", "--tls-cert and --tls-key go together");
-    return 2;
-  }
-  if (tls_cert.empty() && (!tls_client_ca.empty() || !tls_client_auth.empty())) {
-    Log("ERROR", "--tls-client-ca and --tls-client-auth need --tls-cert and --tls-key");
-    return 2;
-  }
-  if (!tls_client_auth.empty() && tls_client_ca.empty()) {
-    Log("ERROR", "--tls-client-auth needs --tls-client-ca (the CAs client certificates are verified against)");
-    return 2;
-  }
-  const bool client_cert_required = !tls_client_ca.empty() && tls_client_auth != "optional";
-  std::shared_ptr<grpc::ServerCredentials> credentials = grpc::InsecureServerCredentials();
-  if (!tls_cert.empty()) {
-    grpc::SslServerCredentialsOptions ssl;
-    grpc::SslServerCredentialsOptions::PemKeyCertPair pair;
-    if (!ReadAll(tls_cert, &pair.cert_chain) || !ReadAll(tls_key, &pair.private_key)) {
-      Log("ERROR", "cannot read --tls-cert or --tls-key");
-      return 2;
-    }
-    ssl.pem_key_cert_pairs.push_back(pair);
-    if (!tls_client_ca.empty()) {
-      if (!ReadAll(tls_client_ca, &ssl.pem_root_certs)) {
-        Log("ERROR", "cannot read --tls-client-ca");
-        return 2;
-      }
-      ssl.client_certificate_request = client_cert_required
-                                           ? GRPC_SSL_REQUEST_AND_REQUIRE_CLIENT_CERTIFICATE_AND_VERIFY
-                                           : GRPC_SSL_REQUEST_CLIENT_CERTIFICATE_AND_VERIFY;
-    }
-    credentials = grpc::SslServerCredentials(ssl);
-  }
+bool ClientCertificateRequired(const Flags& flags) {
+  return !flags.tls_client_ca.empty() && flags.tls_client_auth != "optional";
+}
 
-  // Solved tables: memory-mapped once, shared by every call. A table that
-  // cannot be used stops the start rather than serving estimates silently.
-  auto tables = OpenTables(table_paths);
+// The server's credentials: TLS with --tls-cert and --tls-key (and client
+// certificates verified with --tls-client-ca), else none. TLS settings that
+// would be ignored are a mistake, not a plaintext server: the error says
+// which.
+absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> Credentials(const Flags& flags) {
+  if (flags.tls_cert.empty() != flags.tls_key.empty()) {
+    return absl::InvalidArgumentError("--tls-cert and --tls-key go together");
+  }
+  if (flags.tls_cert.empty() && (!flags.tls_client_ca.empty() || !flags.tls_client_auth.empty())) {
+    return absl::InvalidArgumentError("--tls-client-ca and --tls-client-auth need --tls-cert and --tls-key");
+  }
+  if (!flags.tls_client_auth.empty() && flags.tls_client_ca.empty()) {
+    return absl::InvalidArgumentError(
+        "--tls-client-auth needs --tls-client-ca (the CAs client certificates are verified against)");
+  }
+  if (flags.tls_cert.empty()) return grpc::InsecureServerCredentials();
+  grpc::SslServerCredentialsOptions ssl;
+  grpc::SslServerCredentialsOptions::PemKeyCertPair pair;
+  if (!ReadAll(flags.tls_cert, &pair.cert_chain) || !ReadAll(flags.tls_key, &pair.private_key)) {
+    return absl::InvalidArgumentError("cannot read --tls-cert or --tls-key");
+  }
+  ssl.pem_key_cert_pairs.push_back(pair);
+  if (!flags.tls_client_ca.empty()) {
+    if (!ReadAll(flags.tls_client_ca, &ssl.pem_root_certs)) {
+      return absl::InvalidArgumentError("cannot read --tls-client-ca");
+    }
+    ssl.client_certificate_request = ClientCertificateRequired(flags)
+                                         ? GRPC_SSL_REQUEST_AND_REQUIRE_CLIENT_CERTIFICATE_AND_VERIFY
+                                         : GRPC_SSL_REQUEST_CLIENT_CERTIFICATE_AND_VERIFY;
+  }
+  return grpc::SslServerCredentials(ssl);
+}
+
+// Solved tables: memory-mapped once, shared by every call. A table that
+// cannot be used stops the start rather than serving estimates silently.
+bool LoadTables(const std::vector<std::string>& paths, ServiceOptions* options) {
+  auto tables = OpenTables(paths);
   if (!tables.ok()) {
     Log("ERROR", absl::StrCat("--table ", tables.status().message()));
-    return 2;
+    return false;
   }
   for (const LoadedTable& table : *tables) {
     Log("INFO", absl::StrCat("table ", table.path, ": ", table.summary));
-    options.tables.push_back(table.evaluator);
+    options->tables.push_back(table.evaluator);
   }
+  return true;
+}
 
-  options.max_message_bytes = int64_t{max_message_mb} << 20;
-  Metrics metrics;
-  ScribeServiceImpl service(options, &metrics);
-  HealthService health;
+// The server with its two services, listening; *port is the port it got
+// (0 when it could not listen).
+std::unique_ptr<grpc::Server> StartServer(const Flags& flags, std::shared_ptr<grpc::ServerCredentials> credentials,
+                                          ScribeServiceImpl* service, HealthService* health, int* port) {
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   grpc::ServerBuilder builder;
-  int port = 0;
-  builder.AddListeningPort(listen, credentials, &port);
-  builder.RegisterService(&service);
-  builder.RegisterService(&health);
-  builder.SetMaxReceiveMessageSize(max_message_mb << 20);
-  builder.SetMaxSendMessageSize(max_message_mb << 20);
+  builder.AddListeningPort(flags.listen, credentials, port);
+  builder.RegisterService(service);
+  builder.RegisterService(health);
+  builder.SetMaxReceiveMessageSize(flags.max_message_mb << 20);
+  builder.SetMaxSendMessageSize(flags.max_message_mb << 20);
   // Threads beyond the admitted calls keep health checks and the quick
   // RESOURCE_EXHAUSTED answers flowing under overload.
   grpc::ResourceQuota quota("scribed");
-  quota.SetMaxThreads(threads > 0 ? threads : options.max_concurrent_calls + 16);
+  quota.SetMaxThreads(flags.threads > 0 ? flags.threads : flags.options.max_concurrent_calls + 16);
   builder.SetResourceQuota(quota);
-  std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
-  if (server == nullptr || port == 0) {
-    Log("ERROR", absl::StrCat("cannot listen on ", listen));
-    return 1;
-  }
-  health.SetServing(true);
-  // The port on stdout, alone on a line, for scripts that start the server
-  // on port 0.
+  return builder.BuildAndStart();
+}
+
+// The port on stdout, alone on a line, for scripts that start the server
+// on port 0; what is served, in the log.
+void AnnounceServing(const Flags& flags, const ServiceOptions& options, int port) {
   std::printf("listening on port %d\n", port);
   std::fflush(stdout);
-  Log("INFO", absl::StrCat("serving on ", listen, " (port ", port, ")", tls_cert.empty() ? "" : " with TLS",
-                           tls_client_ca.empty()   ? ""
-                           : client_cert_required ? ", client certificates required"
-                                                  : ", client certificates verified when sent",
+  Log("INFO", absl::StrCat("serving on ", flags.listen, " (port ", port, ")", flags.tls_cert.empty() ? "" : " with TLS",
+                           flags.tls_client_ca.empty()          ? ""
+                           : ClientCertificateRequired(flags) ? ", client certificates required"
+                                                              : ", client certificates verified when sent",
                            "; exact values for ", options.tables.size(),
                            options.tables.size() == 1 ? " ruleset" : " rulesets", ", searches up to ",
                            options.max_search_depth, " throws deep"));
+}
 
-  std::atomic<bool> stopping{false};
-  std::thread reporter([&] {
-    if (metrics_interval <= 0) return;
-    auto next = std::chrono::steady_clock::now() + std::chrono::seconds(metrics_interval);
-    while (!stopping.load()) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(200));
-      if (std::chrono::steady_clock::now() < next) continue;
-      next += std::chrono::seconds(metrics_interval);
-      Log("INFO", absl::StrCat("metrics: ", metrics.Summary()));
-      if (!metrics_file.empty()) WriteMetricsFile(metrics_file, metrics);
-    }
-  });
+// Every interval (none when it is 0 or less), the counters to the log and
+// to the metrics file, until Stop.
+class MetricsReporter {
+ public:
+  MetricsReporter(int interval_seconds, const std::string& file, const Metrics& metrics)
+      : thread_([this, interval_seconds, &file, &metrics] {
+          if (interval_seconds <= 0) return;
+          auto next = std::chrono::steady_clock::now() + std::chrono::seconds(interval_seconds);
+          while (!stopping_.load()) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(200));
+            if (std::chrono::steady_clock::now() < next) continue;
+            next += std::chrono::seconds(interval_seconds);
+            Log("INFO", absl::StrCat("metrics: ", metrics.Summary()));
+            if (!file.empty()) WriteMetricsFile(file, metrics);
+          }
+        }) {}
+  void Stop() {
+    stopping_.store(true);
+    thread_.join();
+  }
 
-  int signal = 0;
-  sigwait(&signals, &signal);
-  Log("INFO", absl::StrCat("signal ", signal, ": draining (", service.in_flight(), " calls in flight)"));
-  health.Shutdown();
+ private:
+  std::atomic<bool> stopping_{false};
+  std::thread thread_;
+};
+
+// After the signal: NOT_SERVING to health checks, no new calls, the calls
+// in flight finished within the grace period and stopped after it.
+void Drain(int signal, int grace_seconds, grpc::Server* server, ScribeServiceImpl* service, HealthService* health) {
+  Log("INFO", absl::StrCat("signal ", signal, ": draining (", service->in_flight(), " calls in flight)"));
+  health->Shutdown();
   // Calls still in flight when the grace period ends are stopped: their
   // work polls the call (engine/stop.h) and ends within milliseconds, so
   // the process exits by the end of the grace period.
@@ -239,8 +199,8 @@ int Main(int argc, char** argv) {
   std::thread stopper([&] {
     std::unique_lock<std::mutex> lock(drain_mu);
     if (!drain_cv.wait_until(lock, deadline, [&] { return drained; })) {
-      Log("INFO", absl::StrCat("grace period over: stopping ", service.in_flight(), " calls in flight"));
-      service.StopCalls();
+      Log("INFO", absl::StrCat("grace period over: stopping ", service->in_flight(), " calls in flight"));
+      service->StopCalls();
     }
   });
   // gRPC cancels what is left at its own deadline, a moment after the
@@ -255,9 +215,45 @@ int Main(int argc, char** argv) {
   }
   drain_cv.notify_all();
   stopper.join();
-  stopping.store(true);
-  reporter.join();
-  if (!metrics_file.empty()) WriteMetricsFile(metrics_file, metrics);
+}
+
+int Main(int argc, char** argv) {
+  CLI::App app{"scribed: Scribe's gRPC server (validate, annotate, replay, convert, referee)"};
+  Flags flags;
+  AddFlags(&app, &flags);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : 2;
+  }
+  sigset_t signals = BlockStopSignals();
+  auto credentials = Credentials(flags);
+  if (!credentials.ok()) {
+    Log("ERROR", std::string(credentials.status().message()));
+    return 2;
+  }
+  ServiceOptions& options = flags.options;
+  if (!LoadTables(flags.table_paths, &options)) return 2;
+  options.max_message_bytes = int64_t{flags.max_message_mb} << 20;
+
+  Metrics metrics;
+  ScribeServiceImpl service(options, &metrics);
+  HealthService health;
+  int port = 0;
+  std::unique_ptr<grpc::Server> server = StartServer(flags, *credentials, &service, &health, &port);
+  if (server == nullptr || port == 0) {
+    Log("ERROR", absl::StrCat("cannot listen on ", flags.listen));
+    return 1;
+  }
+  health.SetServing(true);
+  AnnounceServing(flags, options, port);
+  MetricsReporter reporter(flags.metrics_interval, flags.metrics_file, metrics);
+
+  int signal = 0;
+  sigwait(&signals, &signal);
+  Drain(signal, flags.grace_seconds, server.get(), &service, &health);
+  reporter.Stop();
+  if (!flags.metrics_file.empty()) WriteMetricsFile(flags.metrics_file, metrics);
   Log("INFO", absl::StrCat("stopped; metrics: ", metrics.Summary()));
   return 0;
 }

@@ -1,0 +1,59 @@
+#include "service/flags.h"
+
+#include <cstdint>
+
+#include "CLI/CLI.hpp"
+#include "engine/search.h"
+
+namespace scribe::service {
+
+void AddFlags(CLI::App* app, Flags* flags) {
+  app->add_option("--listen", flags->listen, "address:port to serve on (port 0 picks a free one)")
+      ->capture_default_str();
+  app->add_option("--tls-cert", flags->tls_cert, "PEM certificate chain: serve TLS");
+  app->add_option("--tls-key", flags->tls_key, "PEM private key for --tls-cert");
+  app->add_option("--tls-client-ca", flags->tls_client_ca, "PEM CA bundle: verify client certificates against it");
+  app->add_option("--tls-client-auth", flags->tls_client_auth,
+                  "with --tls-client-ca: require (default; a client without a certificate is refused) or "
+                  "optional (a client may send none; one it sends must verify)")
+      ->check(CLI::IsMember({"require", "optional"}));
+  app->add_option("--max-message-mb", flags->max_message_mb, "largest request or response, in MiB")
+      ->check(CLI::Range(1, 1024))
+      ->capture_default_str();
+  app->add_option("--max-record-bytes", flags->options.max_record_bytes, "longest record text accepted, in bytes")
+      ->check(CLI::Range(int64_t{1}, int64_t{1} << 30))
+      ->capture_default_str();
+  app->add_option("--max-records", flags->options.max_records, "most records in one call's input")
+      ->check(CLI::Range(int64_t{1}, int64_t{100000000}))
+      ->capture_default_str();
+  app->add_option("--max-record-actions", flags->options.max_record_actions,
+                  "most actions in one call's input, summed over its records (text or structured)")
+      ->check(CLI::Range(int64_t{1}, int64_t{100000000}))
+      ->capture_default_str();
+  app->add_option("--max-concurrent-calls", flags->options.max_concurrent_calls,
+                  "calls doing work at once; more are refused with RESOURCE_EXHAUSTED")
+      ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
+  app->add_option("--table", flags->table_paths,
+                  "a solved table (scribe solve): exact winning chances for its ruleset (repeat for more rulesets)")
+      ->allow_extra_args(false);
+  app->add_option("--max-search-depth", flags->options.max_search_depth,
+                  "deepest search a request may ask for (SuggestMoves, AnnotateRecord's winning chances), in throws")
+      ->check(CLI::Range(0, kMaxSearchDepth))
+      ->capture_default_str();
+  app->add_option("--max-search-actions", flags->options.max_search_actions,
+                  "most actions one AnnotateRecord call annotates with a search's winning chances")
+      ->check(CLI::Range(0, 100000000))
+      ->capture_default_str();
+  app->add_option("--threads", flags->threads, "server threads (default: enough for --max-concurrent-calls)");
+  app->add_option("--shutdown-grace-seconds", flags->grace_seconds,
+                  "on SIGTERM, how long calls in flight may finish")
+      ->check(CLI::Range(0, 3600))
+      ->capture_default_str();
+  app->add_option("--metrics-file", flags->metrics_file, "write counters here in Prometheus text format");
+  app->add_option("--metrics-interval-seconds", flags->metrics_interval,
+                  "how often to log and write the counters (0: never)")
+      ->capture_default_str();
+}
+
+}  // namespace scribe::service
