@@ -1,6 +1,7 @@
 // A heuristic evaluation of moves, for any ruleset: what the computer
-// opponent of seed 001 weighs ("progress, capture, how exposed the piece is
-// to a throw of 1, 4 or 5, and the way off"), generalised to every ruleset
+// opponent of turnover's source weighs ("progress, capture, how exposed the
+// piece is to a throw of 1, 4 or 5, and the way off";
+// docs/rulesets.md#sources-of-turnover), generalised to every ruleset
 // the engine plays and measured in one unit, the pip (one square of a
 // piece's path; see docs/annotation.md for the terms and why these weights).
 //

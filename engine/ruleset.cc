@@ -34,7 +34,7 @@ struct PresetEntry {
   std::vector<std::string> aliases;
 };
 
-// The order of docs/rulesets.md and RULESETS.md.
+// The order of docs/rulesets.md's presets (#the-presets).
 const std::vector<PresetEntry>& PresetOrder() {
   static const std::vector<PresetEntry> kOrder = {
       {"finkel", {}},        {"finkel-blank4", {}},        {"masters", {}},

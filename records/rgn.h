@@ -1,5 +1,5 @@
 // RGN, "Royal Game Notation": the text notation of the RoyalUr project
-// (RoyalUr-Java's writer; /work/shared/interop/README.md).
+// (RoyalUr-Java's writer; docs/royalur.md).
 //
 //   [Light RandomAgent]
 //   [Dark "Ann Smith"]

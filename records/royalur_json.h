@@ -1,5 +1,5 @@
 // RoyalUr JSON (notation_version 2): the machine format of the RoyalUr
-// project (RoyalUr-Java's JsonNotation; /work/shared/interop/README.md).
+// project (RoyalUr-Java's JsonNotation; docs/royalur.md).
 //
 //   {"notation_version":2,
 //    "metadata":{"Light":"Ann","Dark":"Bo"},

@@ -1,4 +1,4 @@
-// Where the tests find their data files (tests/data, copied from shared/ so
+// Where the tests find their data files (tests/data, in the repository so
 // that a fresh clone runs every test).
 #ifndef SCRIBE_TESTS_COMMON_TEST_DATA_H_
 #define SCRIBE_TESTS_COMMON_TEST_DATA_H_

@@ -1,5 +1,5 @@
 // Replays every reference game in tests/data/reference (written by an
-// implementation of RULESETS.md independent of ours) and agrees with every
+// implementation of docs/rulesets.md's rules independent of ours) and agrees with every
 // line: the position before each throw, the legal moves, captures, extra
 // throws and the winner.
 #include <nlohmann/json.hpp>

@@ -1,12 +1,14 @@
-// Unit tests for every rule of every preset, written from the seed documents
-// (shared/seeds) and RULESETS.md alone: each sentence of a rule that can be
-// broken has a test here that fails when the engine breaks it.
+// Unit tests for every rule of every preset, written from docs/rulesets.md
+// alone (#where-the-rules-come-from: each rule with the sentence of its
+// source): each sentence of a rule that can be broken has a test here that
+// fails when the engine breaks it.
 //
 // Part 1 sweeps every preset with the same questions (dice, entering, exact
 // bearing off, throw-again squares, where captures happen, blocking by one's
 // own pieces, jumping, the end of the game) and replays random games against
-// a deliberately naive referee written from RULESETS.md. Part 2 has one test
-// per seed sentence, preset by preset, each on a position drawn as a board.
+// a deliberately naive referee written from docs/rulesets.md. Part 2 has one
+// test per source sentence, preset by preset, each on a position drawn as a
+// board.
 //
 // Board drawings: lane A (light's own lane) on top, B the shared middle lane,
 // C (dark's own lane) at the bottom, positions 1.. left to right. L is a
@@ -44,7 +46,8 @@ namespace {
 using Moves = std::vector<std::pair<int, int>>;  // (from, to), in list order
 
 // ---------------------------------------------------------------------------
-// The presets as RULESETS.md states them (independent of the engine's data).
+// The presets as docs/rulesets.md#the-presets states them (independent of
+// the engine's data).
 // ---------------------------------------------------------------------------
 
 const std::vector<std::string> kFinkelPath = {"A4", "A3", "A2", "A1", "B1", "B2", "B3",
@@ -63,7 +66,7 @@ const std::vector<std::string> kSkiriukPath = {"A4", "A3", "A2", "A1", "B1", "B2
                                                "B5", "B6", "B7", "C7", "C8", "B8", "A8", "A7",
                                                "B7", "B6", "B5", "B4", "B3", "B2", "B1"};
 
-// Throw -> chance in 16 (RULESETS.md "Dice").
+// Throw -> chance in 16 (docs/rulesets.md#the-dice).
 const std::map<int, int> kFourBinary = {{0, 1}, {1, 4}, {2, 6}, {3, 4}, {4, 1}};
 const std::map<int, int> kThreeBlank4 = {{1, 6}, {2, 6}, {3, 2}, {4, 2}};
 const std::map<int, int> kThreeTurnover = {{0, 6}, {1, 6}, {4, 2}, {5, 2}};
@@ -85,7 +88,7 @@ struct Spec {
   std::set<int> extra;         // "a throw again on"
   std::set<int> safe;          // "safe from capture"
   bool capture_extra = false;  // blitz
-  bool turnover = false;       // seed 001's rules
+  bool turnover = false;       // turnover's own rules
   // Expectations spelled out by hand: the light indices where landing can
   // capture some dark piece, where a dark piece makes the move illegal (a
   // safe square), where both colours stand together (turnover), and the
@@ -346,7 +349,8 @@ MoveResult Play(const Rules& rules, Position* pos, int roll, int from, int to) {
 }
 
 // ---------------------------------------------------------------------------
-// A naive referee, written from RULESETS.md with none of the engine's tables.
+// A naive referee, written from docs/rulesets.md with none of the engine's
+// tables.
 // ---------------------------------------------------------------------------
 
 class NaiveReferee {
@@ -493,8 +497,9 @@ TEST_P(PresetTest, DiceGiveTheirExactChances) {
   }
 }
 
-// "A throw of 0 loses the turn ... you do not move" (seed 000); "A throw of 0
-// moves nothing" (seed 001, seed 003): even where other throws could move.
+// "A throw of 0 loses the turn ... you do not move"; "A throw of 0 moves
+// nothing" (docs/rulesets.md#sources-of-the-common-rules,
+// #sources-of-turnover): even where other throws could move.
 TEST_P(PresetTest, ThrowOfZeroNeverMoves) {
   for (int i = 1; i <= spec_.L(); ++i) {
     const Position pos = Build(rules_, {.light = {i}, .dark = {}});
@@ -524,8 +529,9 @@ TEST_P(PresetTest, EnteringLandsOnTheIndexOfTheThrow) {
 }
 
 // "Bear off with an exact count ... A larger count cannot be used for that
-// piece" (seed 000, 003). turnover: "A piece must land exactly on the last
-// square. From there it leaves the board with a throw of 4".
+// piece" (docs/rulesets.md#sources-of-the-common-rules). turnover: "A piece
+// must land exactly on the last square. From there it leaves the board with
+// a throw of 4".
 TEST_P(PresetTest, BearingOffNeedsTheExactCount) {
   for (int i = 1; i <= spec_.L(); ++i) {
     for (const auto& [roll, chance] : spec_.chance16) {
@@ -617,7 +623,8 @@ TEST_P(PresetTest, CapturesExactlyWhereThePathsShareAnUnsafeSquare) {
   EXPECT_EQ(shared_at, spec_.shared_at);
 }
 
-// "You may not land on your own piece" (seeds 000, 003), also where the path
+// "You may not land on your own piece"
+// (docs/rulesets.md#sources-of-the-common-rules), also where the path
 // comes back to a tile (murray, skiriuk); turnover: "Any number of pieces
 // may share a square".
 TEST_P(PresetTest, OwnPieceBlocksItsTileUnlessStacking) {
@@ -644,8 +651,9 @@ TEST_P(PresetTest, OwnPieceBlocksItsTileUnlessStacking) {
   EXPECT_EQ(revisits, spec_.revisits);
 }
 
-// "You may jump over any piece" (seed 000): own and opponent pieces, also an
-// opponent sitting on a rosette ("An opponent may jump it").
+// "You may jump over any piece" (docs/rulesets.md#sources-of-the-common-rules):
+// own and opponent pieces, also an opponent sitting on a rosette ("An
+// opponent may jump it").
 TEST_P(PresetTest, JumpsOverAnyPiece) {
   int checked = 0, over_opponent = 0, over_own = 0;
   for (int from = 0; from <= spec_.L(); ++from) {
@@ -818,10 +826,11 @@ TEST(PresetsTest, AsebIsSawahTablet) {
 }
 
 // ===========================================================================
-// Part 2: seed sentences, preset by preset, on drawn positions.
+// Part 2: source sentences, preset by preset, on drawn positions
+// (docs/rulesets.md#sources-of-finkel and the sections after it).
 // ===========================================================================
 
-// ----------------------------- finkel (seed 000) ---------------------------
+// ------------------ finkel (docs/rulesets.md#sources-of-finkel) -----------
 // Light's path: A4 A3 A2 A1 (1-4) B1..B8 (5-12) A8 A7 (13-14); dark's the
 // same through lane C. Rosettes 4 (A1), 8 (B4), 14 (A7); 13 (A8) the star.
 
@@ -1091,7 +1100,7 @@ TEST(FinkelTest, LegalMovesAreSortedByFromAndUnique) {
   EXPECT_EQ(Legal(rules, pos, 3), (Moves{{1, 4}, {3, 6}, {5, 8}, {7, 10}, {9, 12}, {11, 14}}));
 }
 
-// --------------------- finkel-blank4 (seed 000 variant) --------------------
+// ---------- finkel-blank4 (docs/rulesets.md#sources-of-finkel-blank4) ------
 
 // "Some modern sheets treat a throw with no marks as 4, often with three
 // dice rather than four." Three dice: 0 marks 4 (1 way), 1 (3), 2 (3), 3 (1).
@@ -1124,7 +1133,7 @@ TEST(FinkelBlank4Test, OtherwiseFinkelsRules) {
   EXPECT_TRUE(Play(rules, &start, 4, 0, 4).extra_roll);
 }
 
-// ----------------- masters (seed 000 "a longer path") ----------------------
+// ----------------- masters (docs/rulesets.md#sources-of-masters) -----------
 // Light: A4 A3 A2 A1 (1-4) B1..B7 (5-11) C7 C8 B8 A8 A7 (12-16).
 // Dark:  C4 C3 C2 C1 (1-4) B1..B7 (5-11) A7 A8 B8 C8 C7 (12-16).
 
@@ -1231,7 +1240,7 @@ TEST(BlitzTest, FivePiecesAndUnsafeRosettes) {
   EXPECT_EQ(pos.waiting(kDark), 5);
 }
 
-// ------------------------------ sawah (seed 003) ---------------------------
+// ------------------- sawah (docs/rulesets.md#sources-of-sawah) -------------
 // Light: A4 A3 A2 A1 (1-4), B1..B12 (5-16). Marks 4 (A1), 8 (B4), 12 (B8),
 // 16 (B12): safe and another throw. Shared lane 5-16.
 
@@ -1306,7 +1315,7 @@ TEST(SawahTest, MarksGiveAnotherThrow) {
   EXPECT_FALSE(Play(rules, &pos, 1, 13, 14).extra_roll);
 }
 
-// ----------------- sawah-tablet / aseb (seed 003 "tablet") -----------------
+// ------- sawah-tablet / aseb (docs/rulesets.md#sources-of-sawah-tablet) ----
 
 // "5 pieces a side instead of seven ... everything else stays as in Sawah".
 TEST(SawahTabletTest, FivePiecesAndTheFifthWins) {
@@ -1330,7 +1339,7 @@ TEST(SawahTabletTest, FivePiecesAndTheFifthWins) {
   }
 }
 
-// ------------------ sawah-marks (seed 003 "marks give a throw only") -------
+// ----------- sawah-marks (docs/rulesets.md#sources-of-sawah-marks) ---------
 
 // "A marked square still gives another throw, but it is not safe: a piece on
 // it can be taken." "No square in the shared lane is safe".
@@ -1358,7 +1367,7 @@ TEST(SawahMarksTest, MarksGiveAThrowButDoNotProtect) {
   EXPECT_TRUE(result.extra_roll);
 }
 
-// ------------------------------ turnover (seed 001) ------------------------
+// ---------------- turnover (docs/rulesets.md#sources-of-turnover) ----------
 // Light: A1 A2 A3 A4 (1-4) B4 B5 B6 B7 (5-8) A7 A8 B8 C8 C7 (9-13), turned
 // over: B7 B6 B5 B4 B3 B2 B1 (14-20). Dark: C1..C4 (1-4) B4..B7 (5-8)
 // C7 C8 B8 A8 A7 (9-13), then B7..B1 (14-20). Rosettes 1, 5, 9, 13.
@@ -1424,8 +1433,8 @@ TEST(TurnoverTest, EnteringOntoARosettePlacesAnotherPiece) {
 }
 
 // "Squares 1, 5, 9 and 13 on the route are rosettes." B4 at index 17 is not
-// one (RULESETS.md). The placed piece does not trigger another placement;
-// nothing is placed when nothing waits.
+// one (docs/rulesets.md#judgement-calls). The placed piece does not trigger
+// another placement; nothing is placed when nothing waits.
 TEST(TurnoverTest, AutoPlacementOnTheRosettesOnly) {
   const Rules& rules = Preset("turnover");
   const std::vector<std::pair<int, bool>> landing = {
@@ -1479,7 +1488,7 @@ TEST(TurnoverTest, PiecesStack) {
 
 // "Pieces on the way up attack only pieces on the way up, and pieces on the
 // way down only pieces on the way down; going opposite ways, they simply
-// pass." Turned over on arriving at 14 (RULESETS.md).
+// pass." Turned over on arriving at 14 (docs/rulesets.md#judgement-calls).
 TEST(TurnoverTest, PiecesMeetOnlyInTheSamePhase) {
   const Rules& rules = Preset("turnover");
   // Up against down on B5: light up 5 (B4) -> 6 (B5); dark down on 16 (B5).
@@ -1540,8 +1549,8 @@ TEST(TurnoverTest, LandingRemovesAllOpponentPieces) {
   EXPECT_EQ(pos.to_move, kDark);
 }
 
-// RULESETS.md: the colours go round the small block in mirror image, both on
-// the way up, so they capture each other there.
+// docs/rulesets.md#judgement-calls: the colours go round the small block in
+// mirror image, both on the way up, so they capture each other there.
 TEST(TurnoverTest, CapturesRoundTheSmallBlock) {
   const Rules& rules = Preset("turnover");
   //  pos: 1 2 3 4 5 6 7 8
@@ -1642,7 +1651,7 @@ TEST(TurnoverTest, NoThrowGivesAnotherThrow) {
   }
 }
 
-// ------------------------- murray / skiriuk (RULESETS.md) ------------------
+// -------- murray / skiriuk (docs/rulesets.md#sources-of-murray-and-skiriuk)
 // murray: A4..A1 (1-4) B1..B7 (5-11) C7 C8 B8 A8 A7 (12-16) B7..B1 (17-23)
 // C1..C4 (24-27). skiriuk: the same to 23 (B1). Dark: lanes A and C swapped.
 

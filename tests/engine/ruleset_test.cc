@@ -1,4 +1,4 @@
-// The ruleset loader: every preset of RULESETS.md with the parameters that
+// The ruleset loader: every preset of docs/rulesets.md with the parameters that
 // page gives (checked against its table, not against the preset files),
 // stable digests, overrides, users' ruleset texts, and refusals that list
 // every problem with its field path.
@@ -123,14 +123,14 @@ std::shared_ptr<const Rules> MustLoadText(const std::string& text) {
   return r.ok() ? *r : nullptr;
 }
 
-// Chance of each throw in sixteenths, as RULESETS.md's dice table gives it.
+// Chance of each throw in sixteenths, as docs/rulesets.md#the-dice gives it.
 std::map<int, int> ChancesIn16(const Rules& rules) {
   std::map<int, int> out;
   for (const RollOutcome& o : rules.outcomes) out[o.roll] = o.weight * 16 / (1 << rules.dice_count);
   return out;
 }
 
-// --- The presets, as RULESETS.md's table gives them ------------------------
+// --- The presets, as docs/rulesets.md#the-presets gives them ---------------
 
 const char kFinkelPath[] = "A4 A3 A2 A1 B1 B2 B3 B4 B5 B6 B7 B8 A8 A7";
 const char kMastersPath[] = "A4 A3 A2 A1 B1 B2 B3 B4 B5 B6 B7 C7 C8 B8 A8 A7";
@@ -348,7 +348,8 @@ TEST(OverrideTest, PiecesAndCaptureExtraRoll) {
   EXPECT_EQ(Ints(r->ruleset.safe_squares()), (std::vector<int>{4, 8, 14}));
   EXPECT_EQ(Ints(r->ruleset.extra_roll_squares()), (std::vector<int>{4, 8, 14}));
   EXPECT_EQ(ChancesIn16(*r), kFourBinary);
-  // With spaces, and with safe_shared too (seed 000's tournament variants).
+  // With spaces, and with safe_shared too (the tournament variants,
+  // docs/rulesets.md#sources-of-the-variants).
   auto t = MustLoad("finkel(pieces=5, capture_extra_roll=true, safe_shared=true)");
   ASSERT_NE(t, nullptr);
   EXPECT_TRUE(t->safe_shared);
@@ -566,7 +567,7 @@ TEST(RefusalTest, UnknownKeysAndRangeProblemsTogether) {
   ExpectProblem(problems, "dice.count", {"9", "1 to 8"});
 }
 
-// RULESETS.md / ruleset.h: a failure lists every problem. An unknown key in
+// docs/rulesets.md#errors / ruleset.h: a failure lists every problem. An unknown key in
 // a text must not hide the other problems of the same text (as it does not
 // in a reference, see UnknownKeysAndRangeProblemsTogether).
 TEST(RefusalTest, UnknownKeysAndRangeProblemsTogetherInText) {
