@@ -132,14 +132,14 @@ if command -v xmllint >/dev/null; then
 else
   skip "the SVG is well-formed XML" "xmllint is missing (apt-get install libxml2-utils)"
 fi
-"$SCRIBE" replay --svg "$TMP/start.svg" --at 0 "$EXAMPLES/finkel-game.json" > /dev/null
+produce "replay --svg --at 0" /dev/null -- "$SCRIBE" replay --svg "$TMP/start.svg" --at 0 "$EXAMPLES/finkel-game.json"
 check "replay --svg --at 0 draws the start" 0 "the start, light to throw" -- cat "$TMP/start.svg"
 check "the start has every piece waiting" 0 "^14$" -- grep -c 'class="piece [a-z]* waiting"' "$TMP/start.svg"
-"$SCRIBE" replay --svg "$TMP/three.svg" --at 3 "$EXAMPLES/finkel-game.json" > /dev/null
+produce "replay --svg --at 3" /dev/null -- "$SCRIBE" replay --svg "$TMP/three.svg" --at 3 "$EXAMPLES/finkel-game.json"
 check "replay --svg --at 3" 0 "after 3 actions" -- cat "$TMP/three.svg"
 check "replay --at past the end is refused" 2 "the record has [0-9]+ actions" -- "$SCRIBE" replay --svg "$TMP/x.svg" --at 100000 "$EXAMPLES/finkel-game.json"
 check "replay --at needs --svg" 2 "^--at requires --svg$" -- "$SCRIBE" replay --at 3 "$EXAMPLES/finkel-game.json"
-"$SCRIBE" replay --svg "$TMP/turnover.svg" "$TMP/turnover.json" > /dev/null
+produce "replay --svg of turnover" /dev/null -- "$SCRIBE" replay --svg "$TMP/turnover.svg" "$TMP/turnover.json"
 check "turnover's SVG explains turned-over pieces" 0 "five dots are turned over" -- cat "$TMP/turnover.svg"
 
 # perft

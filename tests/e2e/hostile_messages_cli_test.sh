@@ -48,8 +48,12 @@ for format in text json; do
     "$SCRIBE" replay --format=$format "$H/illegal-move.tsn"
 done
 # The same lines as validate's.
-equal "replay's findings are validate's" "$("$SCRIBE" validate "$H/illegal-move.tsn" 2>&1)" \
-  "$("$SCRIBE" replay "$H/illegal-move.tsn" 2>&1 >/dev/null)"
+"$SCRIBE" validate "$H/illegal-move.tsn" > "$TMP/validate.out" 2>&1
+equal "validate of an illegal move: exit 1" "$?" 1
+"$SCRIBE" replay "$H/illegal-move.tsn" 2> "$TMP/replay.err" > /dev/null
+equal "replay of an illegal move: exit 1" "$?" 1
+check "replay's findings are validate's" 0 'illegal-move\.tsn:5:6: error\[move-roll-mismatch\]' -- \
+  bash -c 'cmp "$0" "$1" && cat "$1"' "$TMP/validate.out" "$TMP/replay.err"
 
 # missing NAME FILE PATTERN [ARGS]: exactly one finding, matching PATTERN.
 missing() {
