@@ -81,7 +81,7 @@ check "the exact record is still legal" 0 "exact.tsn: ok" -- "$SCRIBE" validate 
 produce "annotate --table of its own output" "$TMP/exact-again.tsn" -- "$SCRIBE" annotate --table "$TMP/two.tbl" "$TMP/exact.tsn"
 check "annotating twice with --table changes nothing" 0 "" -- cmp "$TMP/exact.tsn" "$TMP/exact-again.tsn"
 produce "annotate --depth 1 then --table" "$TMP/replaced.tsn" -- \
-  bash -c '"$0" annotate --depth 1 "$1" | "$0" annotate --table "$2" --from tsn -' "$SCRIBE" "$TMP/two.json" "$TMP/two.tbl"
+  bash -c 'set -o pipefail; "$0" annotate --depth 1 "$1" | "$0" annotate --table "$2" --from tsn -' "$SCRIBE" "$TMP/two.json" "$TMP/two.tbl"
 check "exact values replace an estimate" 0 "" -- cmp "$TMP/exact.tsn" "$TMP/replaced.tsn"
 check "JSON says the values are exact" 0 "\"exact\":true" -- "$SCRIBE" annotate --table "$TMP/two.tbl" --format=json "$TMP/two.json"
 check "JSON names the table" 0 "\"evaluator\":\"table finkel\(pieces=2\) " -- "$SCRIBE" annotate --table "$TMP/two.tbl" --format=json "$TMP/two.json"

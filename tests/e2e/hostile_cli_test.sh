@@ -64,7 +64,7 @@ check "process substitution: convert" 0 '^\[Ruleset "finkel"\]$' -- \
   bash -c '"$0" convert --to tsn <(cat "$1")' "$SCRIBE" "$GAME"
 check "process substitution: annotate" 0 '^\[Ruleset "finkel"\]$' -- bash -c '"$0" annotate <(cat "$1")' "$SCRIBE" "$GAME"
 check "a pipe into -: convert" 0 '"ruleset":"finkel"' -- \
-  bash -c '"$0" convert --to tsn "$1" | "$0" convert --to json -' "$SCRIBE" "$GAME"
+  bash -c 'set -o pipefail; "$0" convert --to tsn "$1" | "$0" convert --to json -' "$SCRIBE" "$GAME"
 check "/dev/zero hits the size limit" 2 "^scribe: /dev/zero: more than the 536870912 bytes allowed$" -- \
   timeout 120 "$SCRIBE" validate /dev/zero
 check "a pipe past the limit is refused" 2 "^scribe: -: more than the 536870912 bytes allowed$" -- \
@@ -176,7 +176,7 @@ echo '{"ruleset":"finkel","start_position":"6:...1..........:0/7:..............:
   > "$TMP/first.json"
 check "TSN writes First beside Position" 0 '^\[First "dark"\]$' -- "$SCRIBE" convert --to tsn "$TMP/first.json"
 check "... and reads both back" 0 '"first_player":"DARK".*"start_position"' -- \
-  bash -c '"$0" convert --to tsn "$1" | "$0" convert --to json -' "$SCRIBE" "$TMP/first.json"
+  bash -c 'set -o pipefail; "$0" convert --to tsn "$1" | "$0" convert --to json -' "$SCRIBE" "$TMP/first.json"
 printf '[Ruleset "finkel"]\n[Event "a]\n[Light "x"]\n\n1. L 3:0-3\n\n[Ruleset "finkel"]\n\n1. L 3:0-3\n' > "$TMP/badtag.tsn"
 check "a bad tag that is not the last loses its game only" 1 '^[^ ]*badtag.tsn:2:1: error\[tsn-syntax\].*\(record 0\)$' -- \
   "$SCRIBE" validate "$TMP/badtag.tsn"

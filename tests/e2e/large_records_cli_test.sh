@@ -40,7 +40,7 @@ done
 last='{"index":999999,"player":"DARK","roll":0,"position":{"light":[6,0,1,0,0,0,0,0,0,0,0,0,0,0,0,0],"dark":[6,0,0,0,0,0,0,0,0,1,0,0,0,0,0,0]}}]}'
 equal "replay --format=json: the last action" "$last" "$(tail -c $((${#last} + 1)) "$TMP/replay.json")"
 check "replay (text) under a 256 MB address limit" 0 "unfinished: light to throw$" -- \
-  limited 262144 bash -c '"$0" replay "$1" | tail -1' "$SCRIBE" "$BIG"
+  limited 262144 bash -c 'set -o pipefail; "$0" replay "$1" | tail -1' "$SCRIBE" "$BIG"
 
 # --- Out of memory is a message ----------------------------------------------
 
