@@ -27,6 +27,8 @@ PACKAGES=(
   # peak memory in tests and benchmarks (/usr/bin/time -v: large_records_cli_test,
   # scripts_test through bench/solve_bench.sh, bench/review_bench.sh)
   time
+  # well-formed XML of the SVGs written (xmllint: cli_test, annotate_values_cli_test)
+  libxml2-utils
   # the review page in a real browser (tests/e2e/review_browser_test.sh):
   # headless chromium, driven by puppeteer-core from npm (tests/e2e/browser)
   chromium

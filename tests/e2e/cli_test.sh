@@ -33,13 +33,13 @@ check "a broken ruleset file names the line" 2 "line 2:1: unknown key \"peices\"
 
 # play: legal, deterministic, every preset.
 for p in finkel finkel-blank4 masters blitz sawah sawah-tablet sawah-marks turnover murray skiriuk; do
-  "$SCRIBE" play --ruleset "$p" --seed 11 > "$TMP/$p.json"
+  produce "play $p" "$TMP/$p.json" -- "$SCRIBE" play --ruleset "$p" --seed 11
   check "play $p gives a valid record" 0 ": ok$" -- "$SCRIBE" validate "$TMP/$p.json"
   check "play $p gives a finished game" 0 "\"winner\":\"(LIGHT|DARK)\"" -- "$SCRIBE" replay --format=json "$TMP/$p.json"
 done
-"$SCRIBE" play --ruleset finkel --seed 5 > "$TMP/a.json"
-"$SCRIBE" play --ruleset finkel --seed 5 > "$TMP/b.json"
-"$SCRIBE" play --ruleset finkel --seed 6 > "$TMP/c.json"
+produce "play --seed 5" "$TMP/a.json" -- "$SCRIBE" play --ruleset finkel --seed 5
+produce "play --seed 5 again" "$TMP/b.json" -- "$SCRIBE" play --ruleset finkel --seed 5
+produce "play --seed 6" "$TMP/c.json" -- "$SCRIBE" play --ruleset finkel --seed 6
 check "the same seed gives the same game" 0 "" -- cmp "$TMP/a.json" "$TMP/b.json"
 check "another seed gives another game" 1 "" -- cmp -s "$TMP/a.json" "$TMP/c.json"
 check "play writes from 0 for an entering piece" 0 "\"from\":0" -- cat "$TMP/a.json"
@@ -68,23 +68,24 @@ check "valid json output says valid" 0 "\"valid\":true" -- "$SCRIBE" validate --
 check "a missing file is exit 2" 2 "cannot open" -- "$SCRIBE" validate "$TMP/does-not-exist.json"
 check "a directory: every record file in it is judged" 1 "wrong.json: error\[move-roll-mismatch\]" -- "$SCRIBE" validate "$TMP"
 check "a directory: the good files too" 1 "a.json: ok" -- "$SCRIBE" validate "$TMP"
-check "no file is a usage error" 2 "" -- "$SCRIBE" validate
-check "an unknown command is a usage error" 2 "" -- "$SCRIBE" frobnicate
+check "no file is a usage error" 2 "^FILE is required$" -- "$SCRIBE" validate
+check "an unknown command is a usage error" 2 "^A subcommand is required$" -- "$SCRIBE" frobnicate
 check "validate under a ruleset file" 0 ": ok$" -- "$SCRIBE" validate --ruleset finkel "$EXAMPLES/finkel-game.json"
 
 # TSN: conversion both ways, canonical output, validation with positions
-"$SCRIBE" convert --to tsn "$EXAMPLES/finkel-game.json" > "$TMP/game.tsn"
+produce "convert --to tsn" "$TMP/game.tsn" -- "$SCRIBE" convert --to tsn "$EXAMPLES/finkel-game.json"
 check "convert to TSN writes the tags" 0 "^\[Ruleset \"finkel\"\]$" -- cat "$TMP/game.tsn"
 check "convert to TSN writes one turn per line" 0 "^3\. L [0-9]:[0-9]+-[0-9]+\* [0-9]:" -- cat "$TMP/game.tsn"
 check "a TSN record validates" 0 "game.tsn: ok" -- "$SCRIBE" validate "$TMP/game.tsn"
-"$SCRIBE" convert --to tsn "$TMP/game.tsn" > "$TMP/again.tsn"
+produce "convert --to tsn of TSN" "$TMP/again.tsn" -- "$SCRIBE" convert --to tsn "$TMP/game.tsn"
 check "TSN written from TSN is the same bytes" 0 "" -- cmp "$TMP/game.tsn" "$TMP/again.tsn"
-"$SCRIBE" convert --to json "$TMP/game.tsn" > "$TMP/back.json"
-"$SCRIBE" convert --to json "$EXAMPLES/finkel-game.json" > "$TMP/direct.json"
+produce "convert --to json of TSN" "$TMP/back.json" -- "$SCRIBE" convert --to json "$TMP/game.tsn"
+produce "convert --to json of JSON" "$TMP/direct.json" -- "$SCRIBE" convert --to json "$EXAMPLES/finkel-game.json"
+check "convert --to json writes the record" 0 '^\{"ruleset":"finkel",.*"actions":\[\{"roll":' -- cat "$TMP/direct.json"
 check "JSON -> TSN -> JSON loses nothing" 0 "" -- cmp "$TMP/back.json" "$TMP/direct.json"
-"$SCRIBE" convert --to tsn --tiles "$EXAMPLES/finkel-game.json" > "$TMP/tiles.tsn"
+produce "convert --to tsn --tiles" "$TMP/tiles.tsn" -- "$SCRIBE" convert --to tsn --tiles "$EXAMPLES/finkel-game.json"
 check "TSN with tile names" 0 "^1\. L [0-9]:@-A[1-4]" -- cat "$TMP/tiles.tsn"
-"$SCRIBE" convert --to json "$TMP/tiles.tsn" > "$TMP/tiles.json"
+produce "convert --to json of tile names" "$TMP/tiles.json" -- "$SCRIBE" convert --to json "$TMP/tiles.tsn"
 check "tile names read back to the same record" 0 "" -- cmp "$TMP/tiles.json" "$TMP/direct.json"
 sed 's/^2\. D/2. L/' "$TMP/game.tsn" > "$TMP/side.tsn"
 check "a turn written for the wrong side: line and column" 1 "side.tsn:9:1: error\[wrong-side\]|side.tsn:9:[0-9]+: error\[wrong-side\]" -- "$SCRIBE" validate "$TMP/side.tsn"
@@ -95,14 +96,14 @@ check "a syntax error skips to the next game" 1 "two.tsn:4:7: error\[tsn-syntax\
 check "convert refuses an illegal record" 1 "nothing written" -- "$SCRIBE" convert --to json "$TMP/bad-move.tsn"
 
 # annotate: what every move did and how it ranks, as TSN or JSON
-"$SCRIBE" annotate "$EXAMPLES/finkel-game.json" > "$TMP/annotated.tsn"
+produce "annotate" "$TMP/annotated.tsn" -- "$SCRIBE" annotate "$EXAMPLES/finkel-game.json"
 check "annotate writes TSN with annotations" 0 "^1\. L [0-9]:0-[0-9]+ \{\[%did entered" -- cat "$TMP/annotated.tsn"
 check "annotate gives every move its rank and the race" 0 "\[%rank [0-9]+/[0-9]+\].*\[%race [0-9]+-[0-9]+\]" -- cat "$TMP/annotated.tsn"
 check "annotated TSN is still a legal record" 0 "annotated.tsn: ok" -- "$SCRIBE" validate "$TMP/annotated.tsn"
-"$SCRIBE" convert --to json "$TMP/annotated.tsn" | sed 's/,"comment":"[^"]*"//g' > "$TMP/annotated-moves.json"
-"$SCRIBE" convert --to json "$EXAMPLES/finkel-game.json" > "$TMP/plain-moves.json"
-check "annotated TSN keeps the moves" 0 "" -- cmp "$TMP/annotated-moves.json" "$TMP/plain-moves.json"
-"$SCRIBE" annotate "$TMP/annotated.tsn" > "$TMP/annotated-again.tsn"
+produce "convert --to json of annotated TSN" "$TMP/annotated.json" -- "$SCRIBE" convert --to json "$TMP/annotated.tsn"
+sed 's/,"comment":"[^"]*"//g' "$TMP/annotated.json" > "$TMP/annotated-moves.json"
+check "annotated TSN keeps the moves" 0 "" -- cmp "$TMP/annotated-moves.json" "$TMP/direct.json"
+produce "annotate of annotated TSN" "$TMP/annotated-again.tsn" -- "$SCRIBE" annotate "$TMP/annotated.tsn"
 check "annotating twice changes nothing" 0 "" -- cmp "$TMP/annotated.tsn" "$TMP/annotated-again.tsn"
 check "annotate --tiles writes tile names" 0 "^1\. L [0-9]:@-A[1-4] \{" -- "$SCRIBE" annotate --tiles "$EXAMPLES/finkel-game.json"
 check "annotate json" 0 "^\{\"ruleset\":\"finkel\",\"ruleset_digest\":\"[0-9a-f]{16}\",\"first_player\":\"LIGHT\",\"start_race_light\":105" -- "$SCRIBE" annotate --format=json "$EXAMPLES/finkel-game.json"
@@ -112,7 +113,7 @@ check "annotate turnover says placed" 0 "\[%did [a-z,-]*placed" -- "$SCRIBE" ann
 check "annotate reads TSN" 0 "\"actions\":\[\{\"index\":0" -- "$SCRIBE" annotate --format=json "$TMP/game.tsn"
 check "annotate refuses an illegal record" 1 "nothing written" -- "$SCRIBE" annotate "$TMP/bad-move.tsn"
 check "annotate with --ruleset" 0 "\[%race" -- "$SCRIBE" annotate --ruleset finkel "$EXAMPLES/finkel-game.json"
-check "annotate rejects an unknown format" 2 "" -- "$SCRIBE" annotate --format=xml "$EXAMPLES/finkel-game.json"
+check "annotate rejects an unknown format" 2 "^--format: xml not in \{tsn,json\}$" -- "$SCRIBE" annotate --format=xml "$EXAMPLES/finkel-game.json"
 
 # replay --board and --svg
 check "replay --board draws the start" 0 "^A \| \* \|   \|   \|   \|       \| \* \|   \|   light  waiting 7  off 0$" -- "$SCRIBE" replay --board "$EXAMPLES/finkel-game.json"
@@ -120,22 +121,25 @@ check "replay --board draws after every action" 0 "^dark to throw$" -- "$SCRIBE"
 boards=$("$SCRIBE" replay --board "$EXAMPLES/finkel-game.json" | grep -c '^B |')
 actions=$("$SCRIBE" replay --format=json "$EXAMPLES/finkel-game.json" | grep -o '"index":' | wc -l)
 check "replay --board: one board per action and the start" 0 "" -- test "$boards" -eq $((actions + 1))
-"$SCRIBE" replay --format=json "$EXAMPLES/finkel-game.json" > "$TMP/replay-plain.json"
-"$SCRIBE" replay --format=json --svg "$TMP/final.svg" "$EXAMPLES/finkel-game.json" > "$TMP/replay-svg.json"
+produce "replay --format=json" "$TMP/replay-plain.json" -- "$SCRIBE" replay --format=json "$EXAMPLES/finkel-game.json"
+produce "replay --format=json --svg" "$TMP/replay-svg.json" -- \
+  "$SCRIBE" replay --format=json --svg "$TMP/final.svg" "$EXAMPLES/finkel-game.json"
 check "replay --format=json is unchanged by --svg" 0 "" -- cmp "$TMP/replay-plain.json" "$TMP/replay-svg.json"
 check "replay --svg writes an SVG" 0 "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\"" -- cat "$TMP/final.svg"
 check "the SVG has five rosettes" 0 "^5$" -- grep -c 'class="rosette"' "$TMP/final.svg"
 if command -v xmllint >/dev/null; then
   check "the SVG is well-formed XML" 0 "" -- xmllint --noout "$TMP/final.svg"
+else
+  skip "the SVG is well-formed XML" "xmllint is missing (apt-get install libxml2-utils)"
 fi
-"$SCRIBE" replay --svg "$TMP/start.svg" --at 0 "$EXAMPLES/finkel-game.json" > /dev/null
+produce "replay --svg --at 0" /dev/null -- "$SCRIBE" replay --svg "$TMP/start.svg" --at 0 "$EXAMPLES/finkel-game.json"
 check "replay --svg --at 0 draws the start" 0 "the start, light to throw" -- cat "$TMP/start.svg"
 check "the start has every piece waiting" 0 "^14$" -- grep -c 'class="piece [a-z]* waiting"' "$TMP/start.svg"
-"$SCRIBE" replay --svg "$TMP/three.svg" --at 3 "$EXAMPLES/finkel-game.json" > /dev/null
+produce "replay --svg --at 3" /dev/null -- "$SCRIBE" replay --svg "$TMP/three.svg" --at 3 "$EXAMPLES/finkel-game.json"
 check "replay --svg --at 3" 0 "after 3 actions" -- cat "$TMP/three.svg"
 check "replay --at past the end is refused" 2 "the record has [0-9]+ actions" -- "$SCRIBE" replay --svg "$TMP/x.svg" --at 100000 "$EXAMPLES/finkel-game.json"
-check "replay --at needs --svg" 2 "" -- "$SCRIBE" replay --at 3 "$EXAMPLES/finkel-game.json"
-"$SCRIBE" replay --svg "$TMP/turnover.svg" "$TMP/turnover.json" > /dev/null
+check "replay --at needs --svg" 2 "^--at requires --svg$" -- "$SCRIBE" replay --at 3 "$EXAMPLES/finkel-game.json"
+produce "replay --svg of turnover" /dev/null -- "$SCRIBE" replay --svg "$TMP/turnover.svg" "$TMP/turnover.json"
 check "turnover's SVG explains turned-over pieces" 0 "five dots are turned over" -- cat "$TMP/turnover.svg"
 
 # perft

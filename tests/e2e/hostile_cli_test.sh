@@ -64,7 +64,7 @@ check "process substitution: convert" 0 '^\[Ruleset "finkel"\]$' -- \
   bash -c '"$0" convert --to tsn <(cat "$1")' "$SCRIBE" "$GAME"
 check "process substitution: annotate" 0 '^\[Ruleset "finkel"\]$' -- bash -c '"$0" annotate <(cat "$1")' "$SCRIBE" "$GAME"
 check "a pipe into -: convert" 0 '"ruleset":"finkel"' -- \
-  bash -c '"$0" convert --to tsn "$1" | "$0" convert --to json -' "$SCRIBE" "$GAME"
+  bash -c 'set -o pipefail; "$0" convert --to tsn "$1" | "$0" convert --to json -' "$SCRIBE" "$GAME"
 check "/dev/zero hits the size limit" 2 "^scribe: /dev/zero: more than the 536870912 bytes allowed$" -- \
   timeout 120 "$SCRIBE" validate /dev/zero
 check "a pipe past the limit is refused" 2 "^scribe: -: more than the 536870912 bytes allowed$" -- \
@@ -149,20 +149,25 @@ mkdir -p "$TMP/many"
 for i in $(seq -w 1 25); do cp "$GAME" "$TMP/many/g$i.json"; done
 echo '{"ruleset":"finkel","actions":[{"roll":2,"from":0,"to":3}]}' > "$TMP/many/g13.json"
 script -qec "\"$SCRIBE\" validate \"$TMP/many\"" /dev/null > "$TMP/bar.txt" 2>&1
+equal "on a terminal: validate ran, one file broken (exit 1)" "$?" 1
 check "on a terminal: the bar is drawn" 0 "" -- grep -qa '25/25 files' "$TMP/bar.txt"
 check "on a terminal: the results are printed" 0 "" -- grep -qa 'g13.json: error\[move-roll-mismatch\]' "$TMP/bar.txt"
 check "on a terminal: no result shares the bar's line" 1 "" -- grep -qaP 'files(?!\r)' "$TMP/bar.txt"
 check "on a terminal: the bar is cleared at the end" 0 "" -- bash -c "tail -c 4 '$TMP/bar.txt' | grep -qaP '\r\e\[K$'"
 script -qec "\"$SCRIBE\" validate --format=json \"$TMP/many\"" /dev/null > "$TMP/bar.json" 2>&1
+equal "on a terminal: validate --format=json ran (exit 1)" "$?" 1
 check "on a terminal: the JSON report starts on a line of its own" 0 "" -- grep -qaP '\r\e\[K\{"files"' "$TMP/bar.json"
 mv "$TMP/many/g13.json" "$TMP/many/g13.json.off"
 script -qec "\"$SCRIBE\" validate \"$TMP/many\" \"$TMP/many/missing.json\"" /dev/null > "$TMP/bar2.txt" 2>&1
+equal "on a terminal: validate with a missing file ran (exit 2)" "$?" 2
+check "on a terminal: the missing file is named" 0 "" -- grep -qa 'scribe: .*/missing\.json: cannot open: No such file' "$TMP/bar2.txt"
+check "on a terminal: the bar was drawn for the folder" 0 "" -- grep -qa '25/25 files' "$TMP/bar2.txt"
 check "on a terminal: an unreadable file's message is not on the bar's line" 1 "" -- \
   grep -qaP 'files(?!\r)' "$TMP/bar2.txt"
 
 # --- The docs are true ----------------------------------------------------------
 
-"$SCRIBE" annotate --depth 1 --graph "$TMP/graph.svg" "$GAME" > /dev/null
+produce "annotate --depth 1 --graph" /dev/null -- "$SCRIBE" annotate --depth 1 --graph "$TMP/graph.svg" "$GAME"
 check "the graph's title says 'estimate' once" 0 \
   "<text[^>]*>light's winning chance \(Ann against Bo\) — search depth 1 \+ race estimate \(an estimate\)</text>" -- \
   cat "$TMP/graph.svg"
@@ -171,7 +176,7 @@ echo '{"ruleset":"finkel","start_position":"6:...1..........:0/7:..............:
   > "$TMP/first.json"
 check "TSN writes First beside Position" 0 '^\[First "dark"\]$' -- "$SCRIBE" convert --to tsn "$TMP/first.json"
 check "... and reads both back" 0 '"first_player":"DARK".*"start_position"' -- \
-  bash -c '"$0" convert --to tsn "$1" | "$0" convert --to json -' "$SCRIBE" "$TMP/first.json"
+  bash -c 'set -o pipefail; "$0" convert --to tsn "$1" | "$0" convert --to json -' "$SCRIBE" "$TMP/first.json"
 printf '[Ruleset "finkel"]\n[Event "a]\n[Light "x"]\n\n1. L 3:0-3\n\n[Ruleset "finkel"]\n\n1. L 3:0-3\n' > "$TMP/badtag.tsn"
 check "a bad tag that is not the last loses its game only" 1 '^[^ ]*badtag.tsn:2:1: error\[tsn-syntax\].*\(record 0\)$' -- \
   "$SCRIBE" validate "$TMP/badtag.tsn"

@@ -18,16 +18,17 @@ check "the report counts throws against their expectation" 0 "Throws of 2 \(expe
 
 # Exact figures from a table of a small ruleset.
 TWO="finkel(pieces=2)"
-"$SCRIBE" solve --ruleset "$TWO" --out "$TMP/two.tbl" --quiet >/dev/null
-for seed in 1 2 3; do "$SCRIBE" play --ruleset "$TWO" --seed "$seed" >"$TMP/g$seed.json"; done
-"$SCRIBE" play --ruleset "$TWO" --seed 1 --games 3 >"$TMP/three.json"
+check "solve: a small table" 0 "" -- "$SCRIBE" solve --ruleset "$TWO" --out "$TMP/two.tbl" --quiet
+for seed in 1 2 3; do produce "play --seed $seed" "$TMP/g$seed.json" -- "$SCRIBE" play --ruleset "$TWO" --seed "$seed"; done
+produce "play --games 3" "$TMP/three.json" -- "$SCRIBE" play --ruleset "$TWO" --seed 1 --games 3
 equal "play --games 3: an array of the games of seeds 1, 2, 3" "$(python3 -c '
 import json, sys
 games = json.load(open(sys.argv[1]))
 print(len(games), all(games[k] == json.load(open(sys.argv[2 + k])) for k in range(3)))' \
   "$TMP/three.json" "$TMP/g1.json" "$TMP/g2.json" "$TMP/g3.json")" "3 True"
 check "with a table: exact" 0 "exact, from a solved table" -- "$SCRIBE" review "$TMP/g1.json" --table "$TMP/two.tbl"
-"$SCRIBE" review "$TMP/g1.json" --table "$TMP/two.tbl" --format=json >"$TMP/g1.review.json"
+produce "review --format=json with a table" "$TMP/g1.review.json" -- \
+  "$SCRIBE" review "$TMP/g1.json" --table "$TMP/two.tbl" --format=json
 equal "json: exact and both players" "$(python3 -c '
 import json, sys
 r = json.load(open(sys.argv[1]))
@@ -43,14 +44,15 @@ check "with RoyalUr's own table (.rgu): exact" 0 "exact, from a solved table" --
   "$SCRIBE" review "$TMP/g1.json" --table "$ROOT/tests/data/royalur-lut/finkel-2p.rgu"
 check "a table of other rules is refused, both named" 2 "finkel\(pieces=2\).*finkel|finkel.*finkel\(pieces=2\)" -- \
   "$SCRIBE" review "$GAME" --table "$TMP/two.tbl"
-check "--table and --depth exclude each other" 2 "excludes" -- \
+check "--table and --depth exclude each other" 2 "^--table excludes --depth$" -- \
   "$SCRIBE" review "$GAME" --table "$TMP/two.tbl" --depth 1
 
 # One page.
-check "one game: a page" 0 "" -- "$SCRIBE" review "$GAME" --html "$TMP/page.html"
+check "one game: a page, and the report" 0 "^Review: Ann \(light\) against Bo \(dark\), finkel, 151 actions, light won$" -- \
+  "$SCRIBE" review "$GAME" --html "$TMP/page.html"
 equal "the page has one move per action" "$(grep -Eo '<li data-ply="[0-9]+" class="(light|dark) ' "$TMP/page.html" | wc -l)" \
   "$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["actions"]))' "$GAME")"
-equal "the page fetches nothing" "$(grep -Eo '(src|href)="https?:' "$TMP/page.html" | wc -l)" "0"
+absent "the page fetches nothing" 0 '(src|href)="https?:' -- cat "$TMP/page.html"
 
 # A collection: three games, one bad file; the bad one reported where it is
 # wrong, the rest reviewed.
@@ -63,6 +65,7 @@ check "a collection: the others are reviewed" 1 "3 games reviewed" -- "$SCRIBE" 
 check "a collection: a players' table" 1 "player +games +wins +accuracy" -- \
   "$SCRIBE" review "$TMP/club" --table "$TMP/two.tbl"
 "$SCRIBE" review "$TMP/club" --table "$TMP/two.tbl" --html "$TMP/site" --format=json >"$TMP/club.json" 2>/dev/null
+equal "a collection with a bad file, as pages and JSON: exit 1" "$?" 1
 equal "a collection: an index and one page per game" "$(ls "$TMP/site" | sort | tr '\n' ' ')" \
   "g1.html g2.html g3.html index.html "
 equal "the index links every page" "$(grep -o 'href="g[0-9].html"' "$TMP/site/index.html" | sort -u | wc -l)" "3"
@@ -74,7 +77,7 @@ wins = sum(p.get("wins", 0) for p in c["players"])
 print(len(games), sum(p["games"] for p in c["players"]), wins)' "$TMP/club.json")" "3 6 3"
 
 # One file of three records is a collection too: a page per record.
-"$SCRIBE" review "$TMP/three.json" --table "$TMP/two.tbl" --html "$TMP/three-site" >/dev/null
+produce "a file of records as pages" /dev/null -- "$SCRIBE" review "$TMP/three.json" --table "$TMP/two.tbl" --html "$TMP/three-site"
 equal "a file of records: a page per record, numbered" "$(ls "$TMP/three-site" | sort | tr '\n' ' ')" \
   "index.html three-1.html three-2.html three-3.html "
 check "a file of records: each named by its number" 0 "three.json#3" -- \
@@ -82,6 +85,6 @@ check "a file of records: each named by its number" 0 "three.json#3" -- \
 
 # Refusals.
 : >"$TMP/empty.json"
-check "an empty file: nothing to review" 1 "no records|no legal record" -- "$SCRIBE" review "$TMP/empty.json"
-check "a missing file" 2 "missing.json" -- "$SCRIBE" review "$TMP/missing.json"
+check "an empty file: nothing to review" 1 "^scribe: review: no legal record to review$" -- "$SCRIBE" review "$TMP/empty.json"
+check "a missing file" 2 "^scribe: $TMP/missing\.json: cannot open: No such file or directory$" -- "$SCRIBE" review "$TMP/missing.json"
 finish

@@ -44,19 +44,20 @@ check "import: a Scribe table is not an .rgu" 2 "not a usable RoyalUr table \(\.
 head -c 5000 "$F2" > "$TMP/cut.rgu"
 check "import: a truncated .rgu" 2 "scribe: table: .*cut\.rgu: not a usable RoyalUr table .*truncated\?" -- \
   "$SCRIBE" table import "$TMP/cut.rgu" --out "$TMP/no.tbl"
-check "import: a missing file" 2 "no such file" -- "$SCRIBE" table import "$TMP/none.rgu" --out "$TMP/no.tbl"
-check "import: --out is required" 2 "out" -- "$SCRIBE" table import "$F2"
+check "import: a missing file" 2 "^scribe: table: $TMP/none\.rgu: no such file" -- "$SCRIBE" table import "$TMP/none.rgu" --out "$TMP/no.tbl"
+check "import: --out is required" 2 "^--out is required$" -- "$SCRIBE" table import "$F2"
 
 # --- export --------------------------------------------------------------------
-"$SCRIBE" solve --ruleset "$SMALL" --out "$TMP/solved.tbl" --quiet > /dev/null
+check "solve: a small table to export" 0 "" -- "$SCRIBE" solve --ruleset "$SMALL" --out "$TMP/solved.tbl" --quiet
 check "export: a solved table as an .rgu" 0 "^entries +12990 \(12869 positions\)$" -- \
   "$SCRIBE" table export "$TMP/solved.tbl" --to rgu --out "$TMP/solved.rgu"
 check "export: the file starts RGU" 0 "^RGU" -- head -c 3 "$TMP/solved.rgu"
 check "export: info says it was solved here" 0 "^source +solved by Scribe, exported as an \.rgu$" -- \
   "$SCRIBE" table info "$TMP/solved.rgu"
-"$SCRIBE" table import "$TMP/solved.rgu" --out "$TMP/back.tbl" > /dev/null
+check "import: the exported .rgu" 0 "^positions +12869 " -- "$SCRIBE" table import "$TMP/solved.rgu" --out "$TMP/back.tbl"
 check "export then import: byte for byte the table solved" 0 "" -- cmp "$TMP/solved.tbl" "$TMP/back.tbl"
-"$SCRIBE" table export "$TMP/f2.tbl" --to rgu --out "$TMP/f2-again.rgu" > /dev/null
+check "export: the imported table" 0 "^entries +12990 \(12869 positions\)$" -- \
+  "$SCRIBE" table export "$TMP/f2.tbl" --to rgu --out "$TMP/f2-again.rgu"
 # The maps (after the metadata) are RoyalUr's own, byte for byte.
 maps_of() {
   local n
@@ -67,30 +68,36 @@ maps_of "$F2" > "$TMP/maps-a"
 maps_of "$TMP/f2-again.rgu" > "$TMP/maps-b"
 check "import then export: RoyalUr's keys and values unchanged" 0 "" -- cmp "$TMP/maps-a" "$TMP/maps-b"
 check "import then export: the maps are the file's last bytes" 0 "" -- test "$(wc -c < "$TMP/maps-a")" -gt 70000
-check "export: only to rgu" 2 "to" -- "$SCRIBE" table export "$TMP/solved.tbl" --to json --out "$TMP/x"
-"$SCRIBE" solve --ruleset "finkel(pieces=2,safe_squares=[4])" --out "$TMP/odd.tbl" --quiet > /dev/null
+check "export: only to rgu" 2 "^--to: json not in \{rgu\}$" -- "$SCRIBE" table export "$TMP/solved.tbl" --to json --out "$TMP/x"
+check "solve: rules RoyalUr cannot express" 0 "" -- \
+  "$SCRIBE" solve --ruleset "finkel(pieces=2,safe_squares=[4])" --out "$TMP/odd.tbl" --quiet
 check "export: rules RoyalUr cannot express" 2 "scribe: table: RoyalUr cannot express" -- \
   "$SCRIBE" table export "$TMP/odd.tbl" --to rgu --out "$TMP/odd.rgu"
 
 # --- an .rgu wherever a table is accepted ------------------------------------
 check "suggest --table x.rgu: exact values" 0 "light's winning chances: table finkel\(pieces=2\) .*\(exact\)" -- \
   "$SCRIBE" suggest --ruleset "$SMALL" --roll 2 --position "$SPOS" --table "$F2"
-a="$("$SCRIBE" suggest --ruleset "$SMALL" --roll 2 --position "$SPOS" --table "$F2")"
-b="$("$SCRIBE" suggest --ruleset "$SMALL" --roll 2 --position "$SPOS" --table "$TMP/f2.tbl")"
-equal "suggest: the .rgu and its import give the same answer" "$a" "$b"
+produce "suggest --table x.rgu" "$TMP/suggest-a" -- "$SCRIBE" suggest --ruleset "$SMALL" --roll 2 --position "$SPOS" --table "$F2"
+produce "suggest --table, its import" "$TMP/suggest-b" -- \
+  "$SCRIBE" suggest --ruleset "$SMALL" --roll 2 --position "$SPOS" --table "$TMP/f2.tbl"
+check "suggest: the .rgu and its import give the same answer" 0 "" -- cmp "$TMP/suggest-a" "$TMP/suggest-b"
 cp "$F2" "$TMP/named-like-ours.tbl"
-c="$("$SCRIBE" suggest --ruleset "$SMALL" --roll 2 --position "$SPOS" --table "$TMP/named-like-ours.tbl")"
-equal "suggest: the format is the file's, not its name's" "$a" "$c"
+produce "suggest --table, an .rgu named .tbl" "$TMP/suggest-c" -- \
+  "$SCRIBE" suggest --ruleset "$SMALL" --roll 2 --position "$SPOS" --table "$TMP/named-like-ours.tbl"
+check "suggest: the format is the file's, not its name's" 0 "" -- cmp "$TMP/suggest-a" "$TMP/suggest-c"
 check "suggest --table x.rgu: other rules refused naming both" 2 \
   "scribe: suggest: --table: .*the table is for ruleset [0-9a-f]{16} .*not [0-9a-f]{16} \(finkel\)" -- \
   "$SCRIBE" suggest --ruleset finkel --roll 2 --table "$F2"
 check "suggest --table: a damaged .rgu" 2 "scribe: suggest: --table: .*not a usable RoyalUr table" -- \
   "$SCRIBE" suggest --ruleset "$SMALL" --roll 2 --table "$TMP/cut.rgu"
-"$SCRIBE" play --ruleset "$SMALL" --seed 3 > "$TMP/game.json"
-a="$("$SCRIBE" annotate --table "$F2" "$TMP/game.json")"
-b="$("$SCRIBE" annotate --table "$TMP/f2.tbl" "$TMP/game.json")"
-check "annotate --table x.rgu: winning chances" 0 "%" -- echo "$a"
-equal "annotate: the .rgu and its import give the same annotation" "$a" "$b"
+produce "play: a game of the small rules" "$TMP/game.json" -- "$SCRIBE" play --ruleset "$SMALL" --seed 3
+produce "annotate --table x.rgu" "$TMP/annotate-a" -- "$SCRIBE" annotate --table "$F2" "$TMP/game.json"
+produce "annotate --table, its import" "$TMP/annotate-b" -- "$SCRIBE" annotate --table "$TMP/f2.tbl" "$TMP/game.json"
+check "annotate --table x.rgu: exact values from RoyalUr's table" 0 \
+  "^\{\[%values exact\] \[%evaluator table finkel\(pieces=2\) cd13479f5e16f09a \(exact\)\]" -- cat "$TMP/annotate-a"
+check "annotate --table x.rgu: the chance before the first throw is the start's" 0 "^1\. L .*\[%wc 51\.85[0-9]\]" -- \
+  cat "$TMP/annotate-a"
+check "annotate: the .rgu and its import give the same annotation" 0 "" -- cmp "$TMP/annotate-a" "$TMP/annotate-b"
 check "match --table x.rgu: perfect plays" 0 "^light perfect .* wins" -- \
   "$SCRIBE" match --ruleset "$SMALL" --light perfect --dark random --games 100 --table "$F2"
 

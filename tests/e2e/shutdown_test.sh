@@ -3,7 +3,11 @@
 # still computing: an AnnotateRecord of a long game with a search three
 # throws deep (seconds of work) is in flight when the signal comes; the
 # server, started with --shutdown-grace-seconds 1, must exit 0 within the
-# grace period and a small margin, and the client gets UNAVAILABLE.
+# grace period and a margin, and the client gets UNAVAILABLE. The margin is
+# 3 s: with both cores held by busy loops (load average 29) the exit came
+# 1.8 s after the signal, and the call left to finish would need more than
+# 5 s of CPU (36 s at that load), so the bound still tells a server that
+# stopped the call from one that waited for it.
 #
 #   tests/e2e/shutdown_test.sh SCRIBED SCRIBE
 set -uo pipefail
@@ -26,6 +30,7 @@ for seed in $(seq 100); do
   n="$(grep -o '"roll"' "$TMP/game.json" | wc -l)"
   [ "$n" -ge 600 ] && [ "$n" -le 1000 ] && break
 done
+check "a murray game of 600 to 1000 actions to annotate" 0 "" -- test "$n" -ge 600 -a "$n" -le 1000
 
 "$scribed" --listen 127.0.0.1:0 --metrics-interval-seconds 0 --shutdown-grace-seconds 1 \
   >"$TMP/server.out" 2>"$TMP/server.err" &
@@ -55,11 +60,11 @@ server_pid=""
 wait "$client_pid"
 equal "the server exits 0" "$rc" 0
 # The grace period (1 s) and a margin for a loaded machine.
-if [ "$took" -lt 1500 ]; then
+if [ "$took" -lt 4000 ]; then
   echo "ok   the server exits within the grace period: $took ms"
   passed=$((passed + 1))
 else
-  echo "FAIL the server took $took ms to exit (grace 1000 ms)"
+  echo "FAIL the server took $took ms to exit (grace 1000 ms, margin 3000 ms)"
   failed=$((failed + 1))
 fi
 check "the call was in flight and did not finish" 0 "^(14 UNAVAILABLE|1 CANCELLED)" -- cat "$TMP/client.out"

@@ -269,14 +269,26 @@ TEST(Bots, PerfectPlayIsAtLeastAsGoodAsAnyMoveByTheExactValues) {
   auto exact = std::make_shared<ExactTestEvaluator>(rules);
   auto bot = MakeBot(*ParseBotSpec("perfect"), rules, exact);
   ASSERT_TRUE(bot.ok());
+  // Every (position, throw) with a legal move is compared: a bot that
+  // passes where it could move fails, and so would one that never moves.
+  uint64_t with_moves = 0, compared = 0;
+  MoveList moves;
   for (size_t i = 0; i < exact->positions().size(); i += 53) {
     const Position& pos = exact->positions()[i];
     for (const RollOutcome& o : rules->outcomes) {
+      LegalMoves(*rules, pos, o.roll, &moves);
       const auto m = (*bot)->Choose(pos, o.roll);
+      EXPECT_EQ(m.has_value(), !moves.empty()) << "throw " << o.roll;
+      if (moves.empty()) continue;
+      ++with_moves;
       if (!m) continue;
       EXPECT_DOUBLE_EQ(ValueAfterMove(*exact, pos, *m), ValueOfThrow(*exact, pos, o.roll));
+      ++compared;
     }
   }
+  // 243 positions of the 12,869, four throws each that move a piece.
+  EXPECT_EQ(compared, with_moves);
+  EXPECT_GT(compared, 700u);
 }
 
 TEST(Bots, StrongBotsBeatRandomByAWideMargin) {
