@@ -212,8 +212,11 @@ TEST(SolverTest, TheMemoryLimitCountsTheWholePeak) {
 }
 
 // The solve polls its stop check in every sweeping thread (and while it
-// fills its values): told to stop, it returns CANCELLED within
-// milliseconds (finkel takes minutes).
+// fills its values): told to stop, it returns CANCELLED (finkel takes
+// minutes). How soon is a benchmark's figure (bench/solve_stop_probe.sh:
+// ~50 ms on a quiet machine), not this test's: here the bound only tells a
+// solve that stopped from one that ran on, and holds with both cores busy
+// and under the sanitizers.
 TEST(SolverTest, StopsWhenTold) {
   auto rules = MustLoad("finkel");
   auto index = StateIndex::Create(*rules);
@@ -224,13 +227,10 @@ TEST(SolverTest, StopsWhenTold) {
     options.threads = threads;
     options.stop = [&] { return std::chrono::steady_clock::now() > stop_at; };
     auto solution = Solve(*rules, **index, options);
-    // From the request to the return: the target is ~50 ms (a quiet
-    // machine); the rest is room for a loaded one (the test runs beside
-    // others, two sweeping threads on two shared cores).
     const auto took = std::chrono::steady_clock::now() - stop_at;
     ASSERT_FALSE(solution.ok());
     EXPECT_EQ(solution.status().code(), absl::StatusCode::kCancelled);
-    EXPECT_LT(took, std::chrono::milliseconds(500))
+    EXPECT_LT(took, std::chrono::seconds(30))
         << threads << " threads: " << std::chrono::duration_cast<std::chrono::milliseconds>(took).count() << " ms";
   }
 }
