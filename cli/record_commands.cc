@@ -27,7 +27,7 @@ struct ValidateOptions {
 };
 
 int CmdValidate(const ValidateOptions& o) {
-  auto io = ReaderOptions(o.ruleset, false);
+  auto io = ReaderOptions(o.ruleset);
   if (!io.ok()) return RulesetError(io.status());
   std::vector<PathEntry> files;
   bool all_read = ExpandPaths(o.files, &files);
@@ -52,7 +52,7 @@ int CmdValidate(const ValidateOptions& o) {
       f->set_message(error);
       continue;
     }
-    v1::FileReport fr = ValidateText(path, text, InputFormat(o.from, path, text), *io);
+    v1::FileReport fr = ValidateFile(path, text, InputFormat(o.from, path, text), *io).report;
     all_valid = all_valid && fr.valid();
     if (o.format != "json") {
       if (fr.valid()) progress.Print(std::cout, TerminalText(fr.file()) + ": ok");
@@ -75,19 +75,19 @@ struct ConvertOptions {
 };
 
 int CmdConvert(const ConvertOptions& o) {
-  auto io = ReaderOptions(o.ruleset, o.tiles);
+  auto io = ReaderOptions(o.ruleset);
   if (!io.ok()) return RulesetError(io.status());
   std::string text;
   if (!ReadRecordFile(o.file, &text)) return kExitUsage;
   // Convert only what is whole and legal: a converter that passes on a
   // broken record writes a wrong one.
-  const JudgedFile file = ReadLegalRecords(o.file, text, InputFormat(o.from, o.file, text), *io);
+  const JudgedFile file = JudgeFile(o.file, text, InputFormat(o.from, o.file, text), *io);
   if (!file.report.valid()) {
     for (const v1::Finding& finding : file.report.findings()) std::cerr << FindingToText(o.file, finding) << "\n";
     std::cerr << "scribe: convert: " << o.file << " is not a legal record; nothing written\n";
     return kExitInvalid;
   }
-  auto out = WriteRecords(*FormatFromName(o.to), file.records, *io);
+  auto out = WriteRecords(*FormatFromName(o.to), file.records, {.tile_names = o.tiles});
   if (!out.ok()) {
     std::cerr << "scribe: convert: " << TerminalText(out.status().message()) << "\n";
     return kExitInvalid;
@@ -107,7 +107,7 @@ struct ReplayOptions {
 };
 
 int CmdReplay(const ReplayOptions& o) {
-  auto io = ReaderOptions(o.ruleset, false);
+  auto io = ReaderOptions(o.ruleset);
   if (!io.ok()) return RulesetError(io.status());
   std::string text;
   if (!ReadRecordFile(o.file, &text)) return kExitUsage;
@@ -191,14 +191,14 @@ int CmdAnnotate(const AnnotateOptions& o) {
     std::cerr << "scribe: annotate: --graph needs winning chances: --table FILE or --depth N\n";
     return kExitUsage;
   }
-  auto io = ReaderOptions(o.ruleset, o.tiles);
+  auto io = ReaderOptions(o.ruleset);
   if (!io.ok()) return RulesetError(io.status());
   std::string text;
   if (!ReadRecordFile(o.file, &text)) return kExitUsage;
   // Annotate only what is whole and legal, as convert does; the positions
   // kept by the referee are the ones annotated.
-  JudgedFile file = ReadLegalRecords(o.file, text, InputFormat(o.from, o.file, text), *io,
-                                     {.build_replay = false, .keep_positions = true});
+  JudgedFile file = JudgeFile(o.file, text, InputFormat(o.from, o.file, text), *io,
+                              {.referee = {.build_replay = false, .keep_positions = true}});
   if (!file.report.valid()) {
     for (const v1::Finding& finding : file.report.findings()) std::cerr << FindingToText(o.file, finding) << "\n";
     std::cerr << "scribe: annotate: " << o.file << " is not a legal record; nothing written\n";
@@ -254,7 +254,7 @@ int CmdAnnotate(const AnnotateOptions& o) {
     annotated_records.push_back(
         {WithAnnotations(judged.record, *annotated, style), std::move(judged.verdict), judged.index});
   }
-  auto out = WriteRecords(Format::kTsn, annotated_records, *io);
+  auto out = WriteRecords(Format::kTsn, annotated_records, {.tile_names = o.tiles});
   if (!out.ok()) {
     std::cerr << "scribe: annotate: " << TerminalText(out.status().message()) << "\n";
     return kExitInvalid;

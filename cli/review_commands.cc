@@ -108,7 +108,7 @@ struct FileWork {
 
 class Reviewer {
  public:
-  Reviewer(const ReviewCommandOptions& o, const RecordIo& io, bool collection, std::vector<FileWork>* work)
+  Reviewer(const ReviewCommandOptions& o, const RulesPolicy& io, bool collection, std::vector<FileWork>* work)
       : o_(o), io_(io), collection_(collection), work_(*work), evaluators_(o) {
     options_.key_moves = o.key_moves;
   }
@@ -121,7 +121,7 @@ class Reviewer {
     std::string text;
     if (!w.read_error.empty() || !ReadFile(w.path, &text, &w.read_error)) return;
     w.file = JudgeFile(w.path, text, InputFormat(o_.from, w.path, text), io_,
-                       {.keep_records = true, .referee = {.build_replay = false, .keep_positions = true}, .limits = {}});
+                       {.referee = {.build_replay = false, .keep_positions = true}, .limits = {}});
     w.games.resize(w.file.records.size());
     if (collection_ && o_.format == "json") w.json.resize(w.file.records.size());
   }
@@ -187,7 +187,7 @@ class Reviewer {
   }
 
   const ReviewCommandOptions& o_;
-  const RecordIo& io_;
+  const RulesPolicy& io_;
   const bool collection_;
   std::vector<FileWork>& work_;
   Evaluators evaluators_;
@@ -251,7 +251,7 @@ void ReviewAll(Reviewer& reviewer, std::vector<FileWork>& work, int threads, Pro
 }
 
 int CmdReview(const ReviewCommandOptions& o) {
-  auto io = ReaderOptions(o.ruleset, o.tiles);
+  auto io = ReaderOptions(o.ruleset);
   if (!io.ok()) return RulesetError(io.status());
   std::vector<PathEntry> entries;
   bool all_read = ExpandPaths(o.files, &entries);

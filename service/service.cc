@@ -157,7 +157,7 @@ grpc::Status ScribeServiceImpl::AnnotateRecord(grpc::ServerContext* context, con
           {WithAnnotations(records[k].record, annotated[k]), std::move(records[k].verdict), records[k].index});
     }
     if (text_format) {
-      auto text = WriteRecords(*text_format, annotated_records, input.io);
+      auto text = WriteRecords(*text_format, annotated_records);
       if (!text.ok()) return BadRequest({{"text_format", std::string(text.status().message())}});
       response->set_text(*std::move(text));
     }
@@ -196,9 +196,7 @@ grpc::Status ScribeServiceImpl::ConvertRecord(grpc::ServerContext* context, cons
     if (!LegalRecords(input, "input", {.build_replay = false}, limits, &records, &violations)) {
       return Refused(call, violations);
     }
-    RecordIo io = input.io;
-    io.tile_names = request->tile_names();
-    auto text = WriteRecords(*to, records, io);
+    auto text = WriteRecords(*to, records, {.tile_names = request->tile_names()});
     if (!text.ok()) return BadRequest({{"to", std::string(text.status().message())}});
     response->set_text(*std::move(text));
     for (JudgedRecord& r : records) *response->add_records() = std::move(r.record);
