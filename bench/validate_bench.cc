@@ -144,14 +144,14 @@ void SetCounters(benchmark::State& state, const Corpus& corpus, size_t bytes) {
 void BM_ValidateTsn(benchmark::State& state) {
   const Corpus& corpus = TheCorpus();
   {
-    const v1::FileReport report = ValidateText("corpus.tsn", corpus.tsn, Format::kTsn);
+    const v1::FileReport report = ValidateFile("corpus.tsn", corpus.tsn, Format::kTsn).report;
     if (!report.valid()) {
       state.SkipWithError(absl::StrCat("the corpus is not valid: ", report.findings(0).message()).c_str());
       return;
     }
   }
   for (auto _ : state) {
-    v1::FileReport report = ValidateText("corpus.tsn", corpus.tsn, Format::kTsn);
+    v1::FileReport report = ValidateFile("corpus.tsn", corpus.tsn, Format::kTsn).report;
     benchmark::DoNotOptimize(report);
   }
   SetCounters(state, corpus, corpus.tsn.size());
@@ -189,14 +189,14 @@ BENCHMARK(BM_RefereeOnly)->Unit(benchmark::kMillisecond);
 void BM_ValidateJson(benchmark::State& state) {
   const Corpus& corpus = TheCorpus();
   {
-    const v1::FileReport report = ValidateText("corpus.json", corpus.json, Format::kJson);
+    const v1::FileReport report = ValidateFile("corpus.json", corpus.json, Format::kJson).report;
     if (!report.valid()) {
       state.SkipWithError(absl::StrCat("the corpus is not valid: ", report.findings(0).message()).c_str());
       return;
     }
   }
   for (auto _ : state) {
-    v1::FileReport report = ValidateText("corpus.json", corpus.json, Format::kJson);
+    v1::FileReport report = ValidateFile("corpus.json", corpus.json, Format::kJson).report;
     benchmark::DoNotOptimize(report);
   }
   SetCounters(state, corpus, corpus.json.size());

@@ -48,14 +48,14 @@ int CmdAnnotate(const AnnotateOptions& o) {
     std::cerr << "scribe: annotate: --graph needs winning chances: --table FILE or --depth N\n";
     return kExitUsage;
   }
-  auto io = ReaderOptions(o.ruleset, o.tiles);
+  auto io = ReaderOptions(o.ruleset);
   if (!io.ok()) return RulesetError(io.status());
   std::string text;
   if (!ReadRecordFile(o.file, &text)) return kExitUsage;
   // Annotate only what is whole and legal, as convert does; the positions
   // kept by the referee are the ones annotated.
-  JudgedFile file = ReadLegalRecords(o.file, text, InputFormat(o.from, o.file, text), *io,
-                                     {.build_replay = false, .keep_positions = true});
+  JudgedFile file = JudgeFile(o.file, text, InputFormat(o.from, o.file, text), *io,
+                              {.referee = {.build_replay = false, .keep_positions = true}});
   if (!file.report.valid()) {
     for (const v1::Finding& finding : file.report.findings()) std::cerr << FindingToText(o.file, finding) << "\n";
     std::cerr << "scribe: annotate: " << o.file << " is not a legal record; nothing written\n";
@@ -119,7 +119,7 @@ int CmdAnnotate(const AnnotateOptions& o) {
     annotated_records.push_back(
         {WithAnnotations(judged.record, *annotated, style), std::move(judged.verdict), judged.index});
   }
-  auto out = WriteRecords(Format::kTsn, annotated_records, *io);
+  auto out = WriteRecords(Format::kTsn, annotated_records, {.tile_names = o.tiles});
   if (!out.ok()) {
     std::cerr << "scribe: annotate: " << TerminalText(out.status().message()) << "\n";
     return kExitInvalid;

@@ -35,9 +35,8 @@ absl::StatusOr<std::shared_ptr<const Rules>> CliRuleset(const std::string& ref) 
   return LoadRuleset(ref);
 }
 
-absl::StatusOr<RecordIo> ReaderOptions(const std::string& ruleset_ref, bool tile_names) {
-  RecordIo io;
-  io.tile_names = tile_names;
+absl::StatusOr<RulesPolicy> ReaderOptions(const std::string& ruleset_ref) {
+  RulesPolicy io;
   if (ruleset_ref.empty()) return io;
   SCRIBE_ASSIGN_OR_RETURN(io.rules, CliRuleset(ruleset_ref));
   io.ruleset = RulesetReference(*io.rules, ruleset_ref);

@@ -31,12 +31,13 @@ Format InputFormat(const std::string& from, const std::string& path, absl::strin
 // --ruleset: a ruleset file when such a file exists, else a reference.
 absl::StatusOr<std::shared_ptr<const Rules>> CliRuleset(const std::string& ref);
 
-// The reader options of the record commands from their --ruleset and
-// --tiles flags: with a ruleset, every record is judged under it, and
-// formats that name no ruleset (RGN) take its id (or, when it has none, the
-// reference as typed). An empty `ruleset_ref` sets no rules. Fails as
-// CliRuleset does.
-absl::StatusOr<RecordIo> ReaderOptions(const std::string& ruleset_ref, bool tile_names);
+// The rules policy of the record commands from their --ruleset flag: with a
+// ruleset, every record that names none (or one that does not resolve) is
+// judged under it, a record whose own rules differ is judged by its own
+// with a ruleset-conflict finding, and formats that name no ruleset (RGN)
+// take its id (or, when it has none, the reference as typed). An empty
+// `ruleset_ref` sets no rules. Fails as CliRuleset does.
+absl::StatusOr<RulesPolicy> ReaderOptions(const std::string& ruleset_ref);
 
 // Prints "scribe: ruleset: <message>" and returns kExitUsage.
 int RulesetError(const absl::Status& status);

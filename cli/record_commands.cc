@@ -25,7 +25,7 @@ struct ValidateOptions {
 };
 
 int CmdValidate(const ValidateOptions& o) {
-  auto io = ReaderOptions(o.ruleset, false);
+  auto io = ReaderOptions(o.ruleset);
   if (!io.ok()) return RulesetError(io.status());
   std::vector<PathEntry> files;
   bool all_read = ExpandPaths(o.files, &files);
@@ -50,7 +50,7 @@ int CmdValidate(const ValidateOptions& o) {
       f->set_message(error);
       continue;
     }
-    v1::FileReport fr = ValidateText(path, text, InputFormat(o.from, path, text), *io);
+    v1::FileReport fr = ValidateFile(path, text, InputFormat(o.from, path, text), *io).report;
     all_valid = all_valid && fr.valid();
     if (o.format != "json") {
       if (fr.valid()) progress.Print(std::cout, TerminalText(fr.file()) + ": ok");
@@ -73,19 +73,19 @@ struct ConvertOptions {
 };
 
 int CmdConvert(const ConvertOptions& o) {
-  auto io = ReaderOptions(o.ruleset, o.tiles);
+  auto io = ReaderOptions(o.ruleset);
   if (!io.ok()) return RulesetError(io.status());
   std::string text;
   if (!ReadRecordFile(o.file, &text)) return kExitUsage;
   // Convert only what is whole and legal: a converter that passes on a
   // broken record writes a wrong one.
-  const JudgedFile file = ReadLegalRecords(o.file, text, InputFormat(o.from, o.file, text), *io);
+  const JudgedFile file = JudgeFile(o.file, text, InputFormat(o.from, o.file, text), *io);
   if (!file.report.valid()) {
     for (const v1::Finding& finding : file.report.findings()) std::cerr << FindingToText(o.file, finding) << "\n";
     std::cerr << "scribe: convert: " << o.file << " is not a legal record; nothing written\n";
     return kExitInvalid;
   }
-  auto out = WriteRecords(*FormatFromName(o.to), file.records, *io);
+  auto out = WriteRecords(*FormatFromName(o.to), file.records, {.tile_names = o.tiles});
   if (!out.ok()) {
     std::cerr << "scribe: convert: " << TerminalText(out.status().message()) << "\n";
     return kExitInvalid;
@@ -105,7 +105,7 @@ struct ReplayOptions {
 };
 
 int CmdReplay(const ReplayOptions& o) {
-  auto io = ReaderOptions(o.ruleset, false);
+  auto io = ReaderOptions(o.ruleset);
   if (!io.ok()) return RulesetError(io.status());
   std::string text;
   if (!ReadRecordFile(o.file, &text)) return kExitUsage;

@@ -70,7 +70,7 @@ void ReviewAll(Reviewer& reviewer, std::vector<FileWork>& work, int threads, siz
 }
 
 int CmdReview(const ReviewCommandOptions& o) {
-  auto io = ReaderOptions(o.ruleset, o.tiles);
+  auto io = ReaderOptions(o.ruleset);
   if (!io.ok()) return RulesetError(io.status());
   std::vector<PathEntry> entries;
   bool all_read = ExpandPaths(o.files, &entries);

@@ -45,7 +45,7 @@ AnalysisOptions Options(const ReviewCommandOptions& o, const StopCheck& stop) {
 
 }  // namespace
 
-Reviewer::Reviewer(const ReviewCommandOptions& o, const RecordIo& io, const StopCheck& stop,
+Reviewer::Reviewer(const ReviewCommandOptions& o, const RulesPolicy& io, const StopCheck& stop,
                    std::vector<FileWork>* work)
     : o_(o),
       io_(io),
@@ -60,8 +60,7 @@ std::vector<size_t> Reviewer::Judge(size_t f) {
     std::string text;
     if (!w.read_error.empty() || !ReadFile(w.path, &text, &w.read_error)) return {};
     w.file = JudgeFile(w.path, text, InputFormat(o_.from, w.path, text), io_,
-                       {.keep_records = true,
-                        .referee = {.build_replay = false, .keep_positions = true},
+                       {.referee = {.build_replay = false, .keep_positions = true},
                         .limits = {.stop = stop_}});
     w.games.resize(w.file.records.size());
   }

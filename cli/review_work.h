@@ -52,7 +52,7 @@ struct FileWork {
 
 class Reviewer {
  public:
-  Reviewer(const ReviewCommandOptions& o, const RecordIo& io, const StopCheck& stop, std::vector<FileWork>* work);
+  Reviewer(const ReviewCommandOptions& o, const RulesPolicy& io, const StopCheck& stop, std::vector<FileWork>* work);
 
   // Set once it is known (a folder, several files, or a file of several
   // games): pages go into a folder with an index, JSON is a collection's.
@@ -77,7 +77,7 @@ class Reviewer {
   void Failed(const absl::Status& status);
 
   const ReviewCommandOptions& o_;
-  const RecordIo& io_;
+  const RulesPolicy& io_;
   const StopCheck stop_;
   bool collection_ = false;
   std::vector<FileWork>& work_;

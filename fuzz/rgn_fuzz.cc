@@ -43,7 +43,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace scribe;
   using namespace scribe::fuzz;
   if (size < 1 || size > kMaxInput) return kRejectInput;
-  RecordIo io;
+  RulesPolicy io;
   io.ruleset = RgnRulesets()[data[0] % RgnRulesets().size()];
   const absl::string_view text(reinterpret_cast<const char*>(data + 1), size - 1);
   const ParsedRecords parsed = ReadRecords(Format::kRgn, text, io);

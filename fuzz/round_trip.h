@@ -53,7 +53,7 @@ inline void CheckReaderAccount(const ParsedRecords& parsed) {
 }
 
 // Every record of `parsed` that the referee judges legal writes in
-// `format` (WriteRecords), reads back (ReadRecords, same `io`) to the same
+// `format` (WriteRecords), reads back (ReadRecords, same `policy`) to the same
 // record without a finding, and the written text is a fixed point.
 // Validating the written text finds nothing but what `tolerated` allows
 // (findings about a record's own content, such as a Result tag).
@@ -64,7 +64,7 @@ inline void CheckReaderAccount(const ParsedRecords& parsed) {
 // format may be unable to put some games next to each other), but when
 // written they must read back as the same list.
 template <typename Tolerated>
-void CheckRoundTrips(Format format, const RecordIo& io, const ParsedRecords& parsed,
+void CheckRoundTrips(Format format, const RulesPolicy& policy, const ParsedRecords& parsed,
                      absl::string_view input, Tolerated tolerated) {
   RefereeOptions options;
   options.build_replay = false;
@@ -73,7 +73,7 @@ void CheckRoundTrips(Format format, const RecordIo& io, const ParsedRecords& par
   std::vector<v1::GameRecord> legal;
   int previous_entry = -2;
   for (size_t k = 0; k < parsed.records.size(); ++k) {
-    if (!Referee(parsed.records[k], io.rules, options).valid()) {
+    if (!Referee(parsed.records[k], policy.rules, options).valid()) {
       previous_entry = -2;
       continue;
     }
@@ -84,12 +84,12 @@ void CheckRoundTrips(Format format, const RecordIo& io, const ParsedRecords& par
     previous_entry = entry;
   }
   auto check = [&](const std::vector<v1::GameRecord>& records, bool must_write) {
-    const absl::StatusOr<std::string> written = WriteRecords(format, records, io);
+    const absl::StatusOr<std::string> written = WriteRecords(format, records);
     if (!written.ok() && !must_write) return;
     FUZZ_CHECK(written.ok(), FormatName(format), ": WriteRecords refused ", records.size(),
                " legal record(s) its reader read", records.size() > 1 ? " one after another" : "",
                ": ", written.status().message(), "\ninput: ", Shown(input));
-    const ParsedRecords back = ReadRecords(format, *written, io);
+    const ParsedRecords back = ReadRecords(format, *written, policy);
     FUZZ_CHECK(back.findings.empty() && back.records.size() == records.size(), FormatName(format),
                ": the written text reads back to ", back.records.size(), " of ", records.size(),
                " records, findings:\n", FindingsText(back.findings), "text: ", Shown(*written),
@@ -102,12 +102,12 @@ void CheckRoundTrips(Format format, const RecordIo& io, const ParsedRecords& par
                  "\nback: ", back.records[k].ShortDebugString(), "\ntext: ", Shown(*written),
                  "\ninput: ", Shown(input));
     }
-    const absl::StatusOr<std::string> again = WriteRecords(format, back.records, io);
+    const absl::StatusOr<std::string> again = WriteRecords(format, back.records);
     FUZZ_CHECK(again.ok() && *again == *written, FormatName(format),
                ": the written text is not a fixed point:\nfirst:  ", Shown(*written),
                "\nsecond: ", again.ok() ? Shown(*again) : std::string(again.status().message()),
                "\ninput: ", Shown(input));
-    const v1::FileReport report = ValidateText("written", *written, format, io);
+    const v1::FileReport report = ValidateFile("written", *written, format, policy).report;
     for (const v1::Finding& f : report.findings()) {
       FUZZ_CHECK(tolerated(f), FormatName(format),
                  ": the written text does not validate: ", f.ShortDebugString(),

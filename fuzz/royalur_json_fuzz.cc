@@ -27,7 +27,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace scribe::fuzz;
   if (size > kMaxInput) return kRejectInput;
   const absl::string_view text(reinterpret_cast<const char*>(data), size);
-  const RecordIo io;
+  const RulesPolicy io;
   const ParsedRecords parsed = ReadRecords(Format::kRoyalUrJson, text, io);
   CheckReaderAccount(parsed);
   CheckRoundTrips(Format::kRoyalUrJson, io, parsed, text, [](const v1::Finding&) { return false; });

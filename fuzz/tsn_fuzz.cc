@@ -97,7 +97,7 @@ void CheckRoundTrip(const std::vector<v1::GameRecord>& records, SquareStyle styl
              "\ninput: ", Shown(input));
   // The Result tag is the record's own content (a legal game may carry a
   // wrong one); every other finding would be the writer's doing.
-  const v1::FileReport report = ValidateText("canonical.tsn", *written, Format::kTsn);
+  const v1::FileReport report = ValidateFile("canonical.tsn", *written, Format::kTsn).report;
   for (const v1::Finding& f : report.findings()) {
     FUZZ_CHECK(f.code() == "result-mismatch", "the canonical text (", StyleName(style),
                ") does not validate: ", f.ShortDebugString(), "\ntext: ", Shown(*written),

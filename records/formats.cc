@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "absl/functional/function_ref.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -19,18 +20,57 @@ namespace scribe {
 
 namespace {
 
+// What a reader hands over for each record it reads: the record (reused
+// for the next one when not moved out), where its parts were written (null
+// for formats without positions) and its entry in the file.
+using EachRecord = absl::FunctionRef<void(v1::GameRecord& record, const RecordSource* source, int index)>;
+
 // One format: its name, its reader and writer, and the checks of its
 // written form (none for formats that do not say where things were written).
 struct FormatSpec {
   Format format;
   absl::string_view name;
-  ParsedRecords (*read)(absl::string_view text, const RecordIo& io);
-  absl::StatusOr<std::string> (*write)(const std::vector<JudgedRecord>& records, const RecordIo& io);
+  // Reads the whole text: every record kept (ReadRecords).
+  ParsedRecords (*read)(absl::string_view text, const RulesPolicy& policy);
+  // Reads the text a record at a time for judging (JudgeFile,
+  // ValidateFile): each record read is handed to `each` in file order; the
+  // result holds the findings and the count of entries, not the records.
+  //
+  // Every format is judged through here, in the same order: read a record,
+  // judge it, check its written form. Only TSN's reader hands over each
+  // game as it reads it (ReadTsnEach), so validating a TSN file of any
+  // length holds one game at a time; the other readers parse their whole
+  // text first (JSON is one document) and then hand over their records one
+  // by one (ReadWholeThenEach).
+  ParsedRecords (*read_each)(absl::string_view text, const RulesPolicy& policy, EachRecord each);
+  absl::StatusOr<std::string> (*write)(const std::vector<JudgedRecord>& records, const WriteOptions& options);
   std::vector<v1::Finding> (*check_form)(const RecordSource& source, const RefereeResult& verdict,
                                          const v1::GameRecord& record, const LineIndex& lines, int record_index);
 };
 
-absl::StatusOr<std::string> WriteJsonRecords(const std::vector<JudgedRecord>& records, const RecordIo&) {
+// read_each for the formats read whole.
+template <ParsedRecords (*Read)(absl::string_view, const RulesPolicy&)>
+ParsedRecords ReadWholeThenEach(absl::string_view text, const RulesPolicy& policy, EachRecord each) {
+  ParsedRecords parsed = Read(text, policy);
+  for (size_t k = 0; k < parsed.records.size(); ++k) {
+    each(parsed.records[k], parsed.sources.empty() ? nullptr : &parsed.sources[k], parsed.record_indices[k]);
+  }
+  parsed.records.clear();
+  parsed.record_indices.clear();
+  parsed.sources.clear();
+  return parsed;
+}
+
+ParsedRecords ReadTsnWhole(absl::string_view text, const RulesPolicy& policy) { return ReadTsn(text, policy); }
+ParsedRecords ReadTsnGames(absl::string_view text, const RulesPolicy& policy, EachRecord each) {
+  return ReadTsnEach(
+      text, [&](v1::GameRecord& record, RecordSource& source, int index) { each(record, &source, index); }, policy);
+}
+ParsedRecords ReadJson(absl::string_view text, const RulesPolicy&) { return ParseJsonRecords(text); }
+ParsedRecords ReadRgnText(absl::string_view text, const RulesPolicy& policy) { return ReadRgn(text, policy); }
+ParsedRecords ReadRoyalUrJsonText(absl::string_view text, const RulesPolicy&) { return ReadRoyalUrJson(text); }
+
+absl::StatusOr<std::string> WriteJsonRecords(const std::vector<JudgedRecord>& records, const WriteOptions&) {
   for (size_t k = 0; k < records.size(); ++k) {
     if (absl::Status s = RequireUtf8(records[k].record, "JSON"); !s.ok()) return InRecord(s, k, records.size());
   }
@@ -44,21 +84,18 @@ absl::StatusOr<std::string> WriteJsonRecords(const std::vector<JudgedRecord>& re
 
 // The registry: every format Scribe reads and writes, in FormatNames order.
 const FormatSpec kFormats[] = {
-    {Format::kTsn, "tsn",
-     [](absl::string_view text, const RecordIo& io) { return ReadTsn(text, io.rules, io.ruleset); },
-     [](const std::vector<JudgedRecord>& records, const RecordIo& io) {
-       TsnWriteOptions options;
-       options.squares = io.tile_names ? SquareStyle::kTiles : SquareStyle::kPathNumbers;
-       return WriteTsn(records, options);
+    {Format::kTsn, "tsn", ReadTsnWhole, ReadTsnGames,
+     [](const std::vector<JudgedRecord>& records, const WriteOptions& options) {
+       TsnWriteOptions tsn;
+       tsn.squares = options.tile_names ? SquareStyle::kTiles : SquareStyle::kPathNumbers;
+       return WriteTsn(records, tsn);
      },
      CheckTsnForm},
-    {Format::kJson, "json", [](absl::string_view text, const RecordIo&) { return ParseJsonRecords(text); },
-     WriteJsonRecords, nullptr},
-    {Format::kRgn, "rgn",
-     [](absl::string_view text, const RecordIo& io) { return ReadRgn(text, io.ruleset, io.rules); },
-     [](const std::vector<JudgedRecord>& records, const RecordIo&) { return WriteRgn(records); }, CheckRgnForm},
-    {Format::kRoyalUrJson, "royalur-json", [](absl::string_view text, const RecordIo&) { return ReadRoyalUrJson(text); },
-     [](const std::vector<JudgedRecord>& records, const RecordIo&) { return WriteRoyalUrJson(records); },
+    {Format::kJson, "json", ReadJson, ReadWholeThenEach<ReadJson>, WriteJsonRecords, nullptr},
+    {Format::kRgn, "rgn", ReadRgnText, ReadWholeThenEach<ReadRgnText>,
+     [](const std::vector<JudgedRecord>& records, const WriteOptions&) { return WriteRgn(records); }, CheckRgnForm},
+    {Format::kRoyalUrJson, "royalur-json", ReadRoyalUrJsonText, ReadWholeThenEach<ReadRoyalUrJsonText>,
+     [](const std::vector<JudgedRecord>& records, const WriteOptions&) { return WriteRoyalUrJson(records); },
      CheckRoyalUrJsonForm},
 };
 
@@ -149,19 +186,19 @@ Format DetectFormat(absl::string_view file_name, absl::string_view text) {
   return DetectTextFormat(text);
 }
 
-ParsedRecords ReadRecords(Format format, absl::string_view text, const RecordIo& io) {
-  return Spec(format).read(WithoutByteOrderMark(text), io);
+ParsedRecords ReadRecords(Format format, absl::string_view text, const RulesPolicy& policy) {
+  return Spec(format).read(WithoutByteOrderMark(text), policy);
 }
 
 absl::StatusOr<std::string> WriteRecords(Format format, const std::vector<JudgedRecord>& records,
-                                         const RecordIo& io) {
-  return Spec(format).write(records, io);
+                                         const WriteOptions& options) {
+  return Spec(format).write(records, options);
 }
 
 absl::StatusOr<std::string> WriteRecords(Format format, const std::vector<v1::GameRecord>& records,
-                                         const RecordIo& io) {
+                                         const WriteOptions& options) {
   // Judged as each writer judged them before: under their own rulesets.
-  return WriteRecords(format, JudgeRecords(records), io);
+  return WriteRecords(format, JudgeRecords(records), options);
 }
 
 namespace {
@@ -238,19 +275,19 @@ std::vector<v1::Finding> RecordFindings(Format format, absl::string_view text, c
   return out;
 }
 
-}  // namespace
-
-JudgedFile JudgeFile(absl::string_view file_name, absl::string_view text, Format format, const RecordIo& io,
-                     const JudgeOptions& options) {
+// JudgeFile and ValidateFile: the one path from a text to its judged
+// records, keeping them or not.
+JudgedFile JudgeText(absl::string_view file_name, absl::string_view text, Format format, const RulesPolicy& policy,
+                     const JudgeOptions& options, bool keep_records) {
   // Lines and columns are counted from after the mark.
   text = WithoutByteOrderMark(text);
   JudgedFile file;
   std::optional<LineIndex> lines;
   std::vector<v1::Finding> judged;
   // Judges one record as it is read; `source` says where its parts were
-  // written (text formats), null for formats without positions.
-  // The record is judged where it lies (TSN reuses its storage for the
-  // next game) and moved out only when kept.
+  // written (text formats), null for formats without positions. A record
+  // not kept goes back where it lay (TSN reuses its storage for the next
+  // game).
   auto judge = [&](v1::GameRecord& record, const RecordSource* source, int index) {
     // Counted before the work: once past a limit, nothing more is judged.
     ++file.records_read;
@@ -262,24 +299,19 @@ JudgedFile JudgeFile(absl::string_view file_name, absl::string_view text, Format
     }
     if (!file.over_limit && !file.stopped && StopRequested(limits.stop)) file.stopped = true;
     if (file.over_limit || file.stopped) return;
-    RefereeResult verdict = JudgeInPlace(&record, io, options.referee);
-    for (v1::Finding& f : RecordFindings(format, text, source, record, verdict, index, &lines)) {
+    JudgedRecord record_judged = Judge(std::move(record), policy, options.referee);
+    for (v1::Finding& f :
+         RecordFindings(format, text, source, record_judged.record, record_judged.verdict, index, &lines)) {
       judged.push_back(std::move(f));
     }
-    if (options.keep_records) file.records.push_back({std::move(record), std::move(verdict), index});
-  };
-  ParsedRecords parsed;
-  if (format == Format::kTsn) {
-    // One game at a time, judged as it is read.
-    parsed = ReadTsnEach(
-        text, [&](v1::GameRecord& record, RecordSource& source, int index) { judge(record, &source, index); },
-        io.rules, io.ruleset);
-  } else {
-    parsed = Spec(format).read(text, io);
-    for (size_t k = 0; k < parsed.records.size(); ++k) {
-      judge(parsed.records[k], parsed.sources.empty() ? nullptr : &parsed.sources[k], parsed.record_indices[k]);
+    if (keep_records) {
+      record_judged.index = index;
+      file.records.push_back(std::move(record_judged));
+    } else {
+      record = std::move(record_judged.record);
     }
-  }
+  };
+  ParsedRecords parsed = Spec(format).read_each(text, policy, judge);
   file.entries = parsed.entries;
   file.read_findings = parsed.findings;
   v1::FileReport& report = file.report;
@@ -309,31 +341,18 @@ JudgedFile JudgeFile(absl::string_view file_name, absl::string_view text, Format
   return file;
 }
 
-JudgedFile ReadLegalRecords(absl::string_view file_name, absl::string_view text, Format format,
-                            const RecordIo& io, const RefereeOptions& referee, const JudgeLimits& limits) {
-  JudgeOptions options;
-  options.referee = referee;
-  options.limits = limits;
-  JudgedFile file = JudgeFile(file_name, text, format, io, options);
-  if (!file.report.valid()) file.records.clear();
-  return file;
+}  // namespace
+
+JudgedFile JudgeFile(absl::string_view file_name, absl::string_view text, Format format, const RulesPolicy& policy,
+                     const JudgeOptions& options) {
+  return JudgeText(file_name, text, format, policy, options, /*keep_records=*/true);
 }
 
-v1::FileReport ValidateText(absl::string_view file_name, absl::string_view text, Format format,
-                            const RecordIo& io, int* entries) {
+JudgedFile ValidateFile(absl::string_view file_name, absl::string_view text, Format format,
+                        const RulesPolicy& policy, const JudgeLimits& limits) {
   JudgeOptions options;
-  options.keep_records = false;
-  JudgedFile file = JudgeFile(file_name, text, format, io, options);
-  if (entries != nullptr) *entries = file.entries;
-  return std::move(file.report);
-}
-
-JudgedFile ValidateFile(absl::string_view file_name, absl::string_view text, Format format, const RecordIo& io,
-                        const JudgeLimits& limits) {
-  JudgeOptions options;
-  options.keep_records = false;
   options.limits = limits;
-  return JudgeFile(file_name, text, format, io, options);
+  return JudgeText(file_name, text, format, policy, options, /*keep_records=*/false);
 }
 
 }  // namespace scribe

@@ -1,6 +1,21 @@
 // Every record format Scribe reads and writes, behind one interface:
 // detection, reading, writing, and the one path from a file's text to its
-// judged records (JudgeFile): parsed once, each record refereed once.
+// judged records: parsed once, each record refereed once.
+//
+// Three doors read a file's text; they differ in what they do with the
+// records read:
+//   ReadRecords   judges none: the records as written (tests, fuzzing,
+//                 tools that want the text's records untouched).
+//   JudgeFile     judges every record and keeps every one with its
+//                 verdict (convert, replay, annotate, review, the
+//                 service's answers that carry records).
+//   ValidateFile  judges every record and keeps none: the report alone,
+//                 in memory bounded by one game for TSN (validate, the
+//                 service's ValidateRecord).
+// A record that is not a file's text (a structured record) is judged by
+// Judge (records/judged.h). Which rules judge a record is decided by
+// RulesFor (records/record_rules.h) under the caller's RulesPolicy; writing
+// takes WriteOptions.
 #ifndef SCRIBE_RECORDS_FORMATS_H_
 #define SCRIBE_RECORDS_FORMATS_H_
 
@@ -37,15 +52,22 @@ std::vector<std::string> FormatNames();
 Format DetectFormat(absl::string_view file_name, absl::string_view text);
 
 // Reads the records of a text, judging none (tests, fuzzing, tools that
-// want the records as written). Everything else reads through JudgeFile.
-ParsedRecords ReadRecords(Format format, absl::string_view text, const RecordIo& io = {});
+// want the records as written). `policy` serves the readers that need
+// rules to read (TSN's squares, RGN, which names no ruleset).
+ParsedRecords ReadRecords(Format format, absl::string_view text, const RulesPolicy& policy = {});
+
+// How records are written.
+struct WriteOptions {
+  // TSN: squares as tile names instead of path numbers.
+  bool tile_names = false;
+};
 
 // Writes judged records (each must be legal; nothing is judged again).
 absl::StatusOr<std::string> WriteRecords(Format format, const std::vector<JudgedRecord>& records,
-                                         const RecordIo& io = {});
+                                         const WriteOptions& options = {});
 // The same for records not yet judged: each is judged under its own ruleset.
 absl::StatusOr<std::string> WriteRecords(Format format, const std::vector<v1::GameRecord>& records,
-                                         const RecordIo& io = {});
+                                         const WriteOptions& options = {});
 
 // How much of a file is judged, for callers that bound their work before
 // doing it (the service): counted over the records as they are read, before
@@ -59,9 +81,6 @@ struct JudgeLimits {
 };
 
 struct JudgeOptions {
-  // Keep the judged records. Validation alone keeps none: TSN is then read
-  // and judged one game at a time.
-  bool keep_records = true;
   // What the referee builds for each record (the replay, the positions).
   RefereeOptions referee = {.build_replay = false, .keep_positions = false};
   JudgeLimits limits;
@@ -73,8 +92,9 @@ struct JudgedFile {
   // ordered by record, the root cause of each record only: what `scribe
   // validate` prints. valid() when every record is a legal game.
   v1::FileReport report;
-  // With keep_records: every record the reader could read, in file order,
-  // with its verdict (whose findings are the referee's own, unlocated).
+  // JudgeFile: every record the reader could read, in file order, with its
+  // verdict (whose findings are the referee's own, unlocated). ValidateFile:
+  // empty.
   std::vector<JudgedRecord> records;
   // The reader's findings: the entries it could not read.
   std::vector<v1::Finding> read_findings;
@@ -91,25 +111,18 @@ struct JudgedFile {
   bool stopped = false;
 };
 
-// Reads `text` in `format`, judges every record under `io`, and checks the
-// written form (TSN, RGN and RoyalUr JSON turns, markers, results).
-JudgedFile JudgeFile(absl::string_view file_name, absl::string_view text, Format format, const RecordIo& io = {},
-                     const JudgeOptions& options = {});
+// Reads `text` in `format`, judges every record under `policy`, checks the
+// written form (TSN, RGN and RoyalUr JSON turns, markers, results), and
+// keeps every record read with its verdict, legal or not: a caller that
+// passes records on (convert, annotate) checks report.valid() first.
+JudgedFile JudgeFile(absl::string_view file_name, absl::string_view text, Format format,
+                     const RulesPolicy& policy = {}, const JudgeOptions& options = {});
 
-// JudgeFile for callers that need every record legal (convert, annotate,
-// the service's replay): when the report is not valid, `records` is
-// emptied, so no illegal record is passed on by mistake.
-JudgedFile ReadLegalRecords(absl::string_view file_name, absl::string_view text, Format format,
-                            const RecordIo& io = {}, const RefereeOptions& referee = {.build_replay = false},
-                            const JudgeLimits& limits = {});
-
-// JudgeFile's report alone (nothing kept). `entries`, when given, is set to
-// how many records (games) the file holds, read or not.
-v1::FileReport ValidateText(absl::string_view file_name, absl::string_view text, Format format,
-                            const RecordIo& io = {}, int* entries = nullptr);
-// The same, judging nothing past `limits` (JudgedFile::over_limit).
-JudgedFile ValidateFile(absl::string_view file_name, absl::string_view text, Format format, const RecordIo& io,
-                        const JudgeLimits& limits);
+// The same judging, keeping no record: the report (and the counts), in
+// memory bounded by one game for TSN, however long the file. Judges
+// nothing past `limits` (JudgedFile::over_limit, stopped).
+JudgedFile ValidateFile(absl::string_view file_name, absl::string_view text, Format format,
+                        const RulesPolicy& policy = {}, const JudgeLimits& limits = {});
 
 }  // namespace scribe
 

@@ -5,43 +5,31 @@
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
-#include "engine/ruleset.h"
 #include "records/finding_codes.h"
 #include "records/utf8.h"
 
 namespace scribe {
 
-RefereeResult JudgeInPlace(v1::GameRecord* record, const RecordIo& io, const RefereeOptions& options) {
-  if (record->ruleset().empty() && !io.ruleset.empty()) record->set_ruleset(io.ruleset);
-  if (io.conflict_is_finding && io.rules != nullptr && record->ruleset() != io.ruleset) {
-    auto own = LoadRuleset(record->ruleset());
-    if (own.ok() && (*own)->digest != io.rules->digest) {
-      RefereeResult result = Referee(*record, *own, options);
-      v1::Finding conflict;
-      conflict.set_code(std::string(codes::kRulesetConflict));
-      conflict.set_message(absl::StrCat("the record's ruleset \"", record->ruleset(), "\" (digest ",
-                                        (*own)->digest, ") is not the ruleset given, \"", io.ruleset,
-                                        "\" (digest ", io.rules->digest, "); judged by the record's own"));
-      result.findings.insert(result.findings.begin(), std::move(conflict));
-      return result;
-    }
-  }
-  return Referee(*record, io.rules, options);
-}
-
-JudgedRecord Judge(v1::GameRecord record, const RecordIo& io, const RefereeOptions& options) {
+JudgedRecord Judge(v1::GameRecord record, const RulesPolicy& policy, const RefereeOptions& options) {
   JudgedRecord out;
-  out.verdict = JudgeInPlace(&record, io, options);
+  if (record.ruleset().empty() && !policy.ruleset.empty()) record.set_ruleset(policy.ruleset);
+  RecordRules rules = RulesFor(record, policy);
+  if (rules.rules == nullptr) {
+    out.verdict.findings.push_back(std::move(rules.problem));
+  } else {
+    out.verdict = Referee(record, std::move(rules.rules), options);
+    if (rules.conflict) out.verdict.findings.insert(out.verdict.findings.begin(), *std::move(rules.conflict));
+  }
   out.record = std::move(record);
   return out;
 }
 
-std::vector<JudgedRecord> JudgeRecords(std::vector<v1::GameRecord> records, const RecordIo& io,
+std::vector<JudgedRecord> JudgeRecords(std::vector<v1::GameRecord> records, const RulesPolicy& policy,
                                        const RefereeOptions& options) {
   std::vector<JudgedRecord> out;
   out.reserve(records.size());
   for (size_t k = 0; k < records.size(); ++k) {
-    out.push_back(Judge(std::move(records[k]), io, options));
+    out.push_back(Judge(std::move(records[k]), policy, options));
     out.back().index = static_cast<int>(k);
   }
   return out;

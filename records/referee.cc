@@ -4,10 +4,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "absl/strings/str_replace.h"
 #include "engine/ruleset.h"
 #include "records/finding_codes.h"
 #include "records/position_string.h"
+#include "records/record_rules.h"
 #include "records/squares.h"
 
 namespace scribe {
@@ -269,20 +269,12 @@ RefereeResult Referee(const v1::GameRecord& record, std::shared_ptr<const Rules>
                       const RefereeOptions& options) {
   RefereeResult result;
   if (rules == nullptr) {
-    if (record.ruleset().empty()) {
-      result.findings.push_back(MakeFinding(codes::kRulesetMissing,
-                                            "the record names no ruleset (e.g. \"ruleset\": \"finkel\")"));
+    RecordRules decided = RulesFor(record, {});
+    if (decided.rules == nullptr) {
+      result.findings.push_back(std::move(decided.problem));
       return result;
     }
-    auto loaded = LoadRuleset(record.ruleset());
-    if (!loaded.ok()) {
-      const bool unknown = loaded.status().code() == absl::StatusCode::kNotFound;
-      // One finding, one line: the problems joined.
-      result.findings.push_back(MakeFinding(unknown ? codes::kRulesetUnknown : codes::kRulesetInvalid,
-                                            absl::StrReplaceAll(loaded.status().message(), {{"\n", "; "}})));
-      return result;
-    }
-    rules = *loaded;
+    rules = std::move(decided.rules);
   }
   result.rules = rules;
   const Rules& r = *rules;

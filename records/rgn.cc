@@ -14,8 +14,9 @@
 #include "engine/ruleset.h"
 #include "engine/status_macros.h"
 #include "records/finding_codes.h"
-#include "records/utf8.h"
 #include "records/royalur.h"
+#include "records/utf8.h"
+#include "records/written_turns.h"
 
 namespace scribe {
 namespace {
@@ -69,8 +70,8 @@ std::string TagValueText(absl::string_view value) {
 
 class RgnReader {
  public:
-  RgnReader(absl::string_view text, std::string ruleset, std::shared_ptr<const Rules> rules)
-      : text_(text), lines_(text), ruleset_(std::move(ruleset)), rules_(std::move(rules)) {}
+  RgnReader(absl::string_view text, const RulesPolicy& policy)
+      : text_(text), lines_(text), ruleset_(policy.ruleset), policy_(policy) {}
 
   ParsedRecords Read() {
     ResolveRules();
@@ -84,22 +85,15 @@ class RgnReader {
   }
 
  private:
+  // RGN names no ruleset: every game of the file is read under the rules
+  // RulesFor gives a record that names none.
   void ResolveRules() {
-    if (rules_ != nullptr) return;
-    if (ruleset_.empty()) {
-      rules_code_ = codes::kRulesetMissing;
-      rules_message_ = absl::StrCat("RGN names no ruleset: say which with --ruleset, e.g. --ruleset finkel "
-                                    "(RoyalUr's presets are ", RoyalUrPresetList(), ")");
-      return;
-    }
-    auto rules = LoadRuleset(ruleset_);
-    if (!rules.ok()) {
-      rules_code_ =
-          rules.status().code() == absl::StatusCode::kNotFound ? codes::kRulesetUnknown : codes::kRulesetInvalid;
-      rules_message_ = absl::StrReplaceAll(rules.status().message(), {{"\n", "; "}});
-      return;
-    }
-    rules_ = *rules;
+    RecordRules decided = RulesFor(v1::GameRecord::default_instance(), policy_,
+                                   absl::StrCat("RGN names no ruleset: say which with --ruleset, e.g. --ruleset "
+                                                "finkel (RoyalUr's presets are ",
+                                                RoyalUrPresetList(), ")"));
+    rules_ = std::move(decided.rules);
+    problem_ = std::move(decided.problem);
   }
 
   // --- low-level scanning -------------------------------------------------
@@ -538,7 +532,7 @@ class RgnReader {
     }
     SkipBlankLines();
     if (rules_ == nullptr) {
-      Error(rules_code_, rules_message_, source.offset);
+      Error(problem_.code(), problem_.message(), source.offset);
       // Past the moves, to the next game.
       while (!AtEnd() && !LineIsBlank(pos_) && Peek() != '[') NextLine();
       return;
@@ -556,9 +550,10 @@ class RgnReader {
   absl::string_view text_;
   LineIndex lines_;
   std::string ruleset_;
+  RulesPolicy policy_;
   std::shared_ptr<const Rules> rules_;
-  absl::string_view rules_code_;
-  std::string rules_message_;
+  // Why no game can be read when rules_ is null.
+  v1::Finding problem_;
   size_t pos_ = 0;
   int game_index_ = -1;
   ParsedRecords out_;
@@ -676,8 +671,8 @@ absl::Status WriteGame(const JudgedRecord& judged, std::string* out) {
 
 }  // namespace
 
-ParsedRecords ReadRgn(absl::string_view text, const std::string& ruleset, std::shared_ptr<const Rules> rules) {
-  return RgnReader(text, ruleset, std::move(rules)).Read();
+ParsedRecords ReadRgn(absl::string_view text, const RulesPolicy& policy) {
+  return RgnReader(text, policy).Read();
 }
 
 absl::StatusOr<std::string> WriteRgn(const std::vector<v1::GameRecord>& records) {
@@ -705,85 +700,84 @@ absl::StatusOr<std::string> WriteRgn(const std::vector<JudgedRecord>& records) {
   return out;
 }
 
-std::vector<v1::Finding> CheckRgnForm(const RecordSource& source, const RefereeResult& result,
-                                      const v1::GameRecord& record, const LineIndex& lines,
-                                      int record_index) {
-  std::vector<v1::Finding> out;
-  if (result.rules == nullptr) return out;
-  const Rules& rules = *result.rules;
-  auto at_action = [&](absl::string_view code, std::string message, int i) {
-    out.push_back(ActionFinding(code, std::move(message), lines, source, i, record_index));
-  };
-  auto turn_text = [](Side side, int number) {
-    return side == kLight ? absl::StrCat("\"", number, ".\"") : std::string("\"/\"");
-  };
-  const int judged = static_cast<int>(result.outcomes.size());
-  const int n = std::min<int>(static_cast<int>(source.actions.size()), judged + (result.valid() ? 0 : 1));
-  if (!result.start) return out;  // the referee said why
-  Side mover = result.start->to_move;
+namespace {
+
+// RGN's part of the walk of written turns (records/written_turns.h): a
+// light turn starts "N." (numbered 1, 2, ...), a dark one "/"; markers x,
+// * (landing on a rosette), #.
+struct RgnTurns {
+  static constexpr bool kTurnsWritten = true;
+  const Rules& rules;
+  const v1::GameRecord& record;
   int light_turns = 0;
-  for (int i = 0; i < n; ++i) {
-    const ActionSource& as = source.actions[i];
-    const bool extra = i > 0 && result.outcomes[i - 1].extra_roll;
-    if (i > 0 && !extra) mover = Other(mover);
-    const Side written = static_cast<Side>(as.side);
-    if (extra && as.first_in_turn) {
-      if (written == mover) {
-        at_action(codes::kTurnSplit, absl::StrCat("the previous move earned ", SideName(mover),
-                                             " another throw: it stays in the same turn, without a new ",
-                                             turn_text(written, as.turn)), i);
-      } else {
-        at_action(codes::kMissingExtraThrow,
-                  absl::StrCat("the previous move earned ", SideName(mover), " another throw, but this turn (",
-                               turn_text(written, as.turn), ") is ", SideName(written), "'s"), i);
-      }
-      return out;
+
+  static std::string TurnText(Side side, int number) {
+    return side == kLight ? absl::StrCat("\"", number, ".\"") : std::string("\"/\"");
+  }
+
+  std::string Message(TurnBreak broken, const WrittenAction& a) const {
+    switch (broken) {
+      case TurnBreak::kTurnSplit:
+        return absl::StrCat("the previous move earned ", SideName(a.mover),
+                            " another throw: it stays in the same turn, without a new ",
+                            TurnText(a.written, a.source.turn));
+      case TurnBreak::kMissingExtraThrow:
+        return absl::StrCat("the previous move earned ", SideName(a.mover), " another throw, but this turn (",
+                            TurnText(a.written, a.source.turn), ") is ", SideName(a.written), "'s");
+      case TurnBreak::kTurnPassed:
+        return absl::StrCat("the previous throw ended ", SideName(Other(a.mover)),
+                            "'s turn (it earned no other throw): this throw is ", SideName(a.mover),
+                            "'s and starts a new turn with ", a.mover == kLight ? "\"N.\"" : "\"/\"");
+      case TurnBreak::kWrongSide:
+        return absl::StrCat("it is ", SideName(a.mover), "'s turn, but the turn is written as ",
+                            SideName(a.written), "'s (", TurnText(a.written, a.source.turn), ")");
     }
-    if (!extra && !as.first_in_turn) {
-      at_action(codes::kTurnPassed,
-                absl::StrCat("the previous throw ended ", SideName(Other(mover)),
-                             "'s turn (it earned no other throw): this throw is ", SideName(mover),
-                             "'s and starts a new turn with ", mover == kLight ? "\"N.\"" : "\"/\""), i);
-      return out;
-    }
-    if (as.first_in_turn && written != mover) {
-      at_action(codes::kWrongSide, absl::StrCat("it is ", SideName(mover), "'s turn, but the turn is written as ",
-                                           SideName(written), "'s (", turn_text(written, as.turn), ")"), i);
-      return out;
-    }
-    if (as.first_in_turn && written == kLight) {
-      ++light_turns;
-      if (as.turn != light_turns) {
-        at_action(codes::kTurnNumber, absl::StrCat("light's turn ", light_turns, " is numbered ", as.turn,
-                                              "; expected \"", light_turns, ".\""), i);
-        // A turn line left out (or numbered wrong): what follows is
-        // judged against the wrong turns, so it is not reported too.
-        return out;
-      }
-    }
-    if (i >= judged) break;
-    const ActionOutcome& o = result.outcomes[i];
+    return "";
+  }
+
+  std::optional<std::string> TurnNumber(const WrittenAction& a) {
+    if (a.written != kLight) return std::nullopt;
+    ++light_turns;
+    if (a.source.turn == light_turns) return std::nullopt;
+    // A turn line left out (or numbered wrong): what follows is judged
+    // against the wrong turns, so it is not reported too.
+    return absl::StrCat("light's turn ", light_turns, " is numbered ", a.source.turn, "; expected \"", light_turns,
+                        ".\"");
+  }
+
+  void Markers(const WrittenAction& w, const ActionOutcome& o, TurnFindings& findings) const {
+    const ActionSource& as = w.source;
+    const int i = w.index;
     const v1::Action& a = record.actions(i);
     if ((as.markers & kMarkCapture) && o.captured == 0) {
-      at_action(codes::kMarkerCapture, "x marks a capture, but the move captures nothing", i);
+      findings.Add(codes::kMarkerCapture, "x marks a capture, but the move captures nothing", i);
     }
     if (as.markers & kMarkExtra) {
       const bool rosette = a.has_to() && a.to() >= 1 && a.to() <= rules.path_length &&
                            IsMarkedTile(rules.ruleset.board(), rules.tile[o.mover][a.to()]);
       if (!rosette) {
-        at_action(codes::kMarkerRosette,
-                  a.has_to() && a.to() >= 1 && a.to() <= rules.path_length
-                      ? absl::StrCat("* marks landing on a rosette, but ", rules.TileNameAt(o.mover, a.to()),
-                                     " is not one")
-                      : std::string("* marks landing on a rosette, but the move lands on no tile"),
-                  i);
+        findings.Add(codes::kMarkerRosette,
+                     a.has_to() && a.to() >= 1 && a.to() <= rules.path_length
+                         ? absl::StrCat("* marks landing on a rosette, but ", rules.TileNameAt(o.mover, a.to()),
+                                        " is not one")
+                         : std::string("* marks landing on a rosette, but the move lands on no tile"),
+                     i);
       }
     }
     if ((as.markers & kMarkEnd) && !o.won) {
-      at_action(codes::kMarkerEnd, "# marks the end of the game, but the game goes on", i);
+      findings.Add(codes::kMarkerEnd, "# marks the end of the game, but the game goes on", i);
     }
   }
-  return out;
+};
+
+}  // namespace
+
+std::vector<v1::Finding> CheckRgnForm(const RecordSource& source, const RefereeResult& result,
+                                      const v1::GameRecord& record, const LineIndex& lines,
+                                      int record_index) {
+  if (result.rules == nullptr) return {};
+  RgnTurns turns{*result.rules, record};
+  return CheckWrittenTurns(source, result, lines, record_index, turns).findings;
 }
 
 }  // namespace scribe

@@ -29,19 +29,20 @@
 #include "engine/rules.h"
 #include "records/judged.h"
 #include "records/parsed.h"
+#include "records/record_rules.h"
 #include "records/referee.h"
 #include "scribe/v1/record.pb.h"
 
 namespace scribe {
 
-// Reads every game of an RGN text under `ruleset` (a reference; every
-// record names it), or under `rules` when given (a user's ruleset file;
-// records then name `ruleset` still). Without either, every game gets a
-// "ruleset-missing" finding. A game with a syntax error or a move its
+// Reads every game of an RGN text under the rules RulesFor
+// (records/record_rules.h) gives a record that names none under `policy`:
+// policy.rules when given (a user's ruleset file), else policy.ruleset
+// resolved; every record names policy.ruleset (the rules' id when it is
+// empty). Without either, every game gets a "ruleset-missing" finding. A game with a syntax error or a move its
 // tiles cannot say gets a finding and is skipped. The result's `sources`
 // say where each action was written.
-ParsedRecords ReadRgn(absl::string_view text, const std::string& ruleset,
-                      std::shared_ptr<const Rules> rules = nullptr);
+ParsedRecords ReadRgn(absl::string_view text, const RulesPolicy& policy);
 
 // Writes records as RoyalUr writes RGN, games separated by a blank line.
 // INVALID_ARGUMENT (nothing written) for a record RGN cannot express: an

@@ -22,8 +22,10 @@
 #include "records/json_depth.h"
 #include "records/json_keys.h"
 #include "records/position_string.h"
+#include "records/record_rules.h"
 #include "records/royalur.h"
 #include "records/utf8.h"
+#include "records/written_turns.h"
 
 namespace scribe {
 namespace {
@@ -270,10 +272,14 @@ class GameReader {
       return Fail(codes::kRulesetUnsupported,
                   absl::StrCat("Scribe cannot play these settings: ", reference.status().message()), sn);
     }
-    auto rules = LoadRuleset(*reference);
-    if (!rules.ok()) return Fail(codes::kRulesetUnsupported, std::string(rules.status().message()), sn);
-    rules_ = *rules;
+    // The settings name the record's ruleset; RulesFor resolves it as it
+    // does every record's.
     record_.set_ruleset(*reference);
+    RecordRules decided = RulesFor(record_, {});
+    if (decided.rules == nullptr) {
+      return Fail(codes::kRulesetUnsupported, std::string(decided.load_error.message()), sn);
+    }
+    rules_ = std::move(decided.rules);
     return true;
   }
 
@@ -881,57 +887,61 @@ absl::StatusOr<std::string> WriteRoyalUrJson(const std::vector<JudgedRecord>& re
   return absl::StrCat("[", absl::StrJoin(games, ",\n"), "]");
 }
 
+namespace {
+
+// RoyalUr JSON's part of the walk of written turns
+// (records/written_turns.h): each state names the side whose it is, no
+// turn is numbered; markers: "captured" exactly on a capture, a win state
+// after the winning move.
+struct RoyalUrTurns {
+  static constexpr bool kTurnsWritten = false;
+  const RecordSource& source;
+
+  std::string Message(TurnBreak broken, const WrittenAction& a) const {
+    const std::string says = absl::StrCat("this state's turn is \"", std::string(1, SideLetter(a.written)), "\"");
+    switch (broken) {
+      case TurnBreak::kWrongSide:  // only the first state: a turn starts where the side changes
+        return absl::StrCat(SideName(a.mover), " moves first (the initial state's turn), but ", says);
+      case TurnBreak::kMissingExtraThrow:
+      case TurnBreak::kTurnSplit:  // not met: a state of the same side continues its turn
+        return absl::StrCat("the previous move earned ", SideName(a.mover), " another throw, but ", says);
+      case TurnBreak::kTurnPassed:
+        return absl::StrCat("the previous throw ended ", SideName(a.written),
+                            "'s turn (it earned no other throw), but ", says);
+    }
+    return "";
+  }
+
+  std::optional<std::string> TurnNumber(const WrittenAction&) const { return std::nullopt; }
+
+  void Markers(const WrittenAction& a, const ActionOutcome& o, TurnFindings& findings) const {
+    const ActionSource& as = a.source;
+    const int i = a.index;
+    if ((as.markers & kMarkCapture) && o.captured == 0) {
+      findings.Add(codes::kMarkerCapture, "the state has \"captured\", but the move captures nothing", i);
+    } else if (!(as.markers & kMarkCapture) && o.captured > 0) {
+      findings.Add(codes::kMarkerCapture,
+                   absl::StrCat("the move captures ", SideName(Other(a.mover)),
+                                "'s piece, but the state has no \"captured\""),
+                   i);
+    }
+    if ((as.markers & kMarkEnd) && !o.won) {
+      findings.Add(codes::kMarkerEnd, "a win state follows, but the game goes on", i);
+    }
+    if (o.won && !(as.markers & kMarkEnd) && i == static_cast<int>(source.actions.size()) - 1) {
+      findings.Add(codes::kMarkerEnd,
+                   absl::StrCat("the move wins the game for ", SideName(a.mover), ", but no win state follows"), i);
+    }
+  }
+};
+
+}  // namespace
+
 std::vector<v1::Finding> CheckRoyalUrJsonForm(const RecordSource& source, const RefereeResult& result,
                                               const v1::GameRecord& /*record*/, const LineIndex& lines,
                                               int record_index) {
-  std::vector<v1::Finding> out;
-  if (result.rules == nullptr) return out;
-  auto at_action = [&](absl::string_view code, std::string message, int i) {
-    out.push_back(ActionFinding(code, std::move(message), lines, source, i, record_index));
-  };
-  const int judged = static_cast<int>(result.outcomes.size());
-  const int n = std::min<int>(static_cast<int>(source.actions.size()), judged + (result.valid() ? 0 : 1));
-  if (!result.start) return out;  // the referee said why
-  Side mover = result.start->to_move;
-  for (int i = 0; i < n; ++i) {
-    const ActionSource& as = source.actions[i];
-    const bool extra = i > 0 && result.outcomes[i - 1].extra_roll;
-    if (i > 0 && !extra) mover = Other(mover);
-    const Side written = static_cast<Side>(as.side);
-    const std::string says = absl::StrCat("this state's turn is \"", std::string(1, SideLetter(written)), "\"");
-    if (written != mover) {
-      if (i == 0) {
-        at_action(codes::kWrongSide, absl::StrCat(SideName(mover), " moves first (the initial state's turn), but ", says),
-                  i);
-      } else if (extra) {
-        at_action(codes::kMissingExtraThrow,
-                  absl::StrCat("the previous move earned ", SideName(mover), " another throw, but ", says), i);
-      } else {
-        at_action(codes::kTurnPassed, absl::StrCat("the previous throw ended ", SideName(written),
-                                              "'s turn (it earned no other throw), but ", says),
-                  i);
-      }
-      return out;
-    }
-    if (i >= judged) break;
-    const ActionOutcome& o = result.outcomes[i];
-    if ((as.markers & kMarkCapture) && o.captured == 0) {
-      at_action(codes::kMarkerCapture, "the state has \"captured\", but the move captures nothing", i);
-    } else if (!(as.markers & kMarkCapture) && o.captured > 0) {
-      at_action(codes::kMarkerCapture,
-                absl::StrCat("the move captures ", SideName(Other(mover)), "'s piece, but the state has no \"captured\""),
-                i);
-    }
-    if ((as.markers & kMarkEnd) && !o.won) {
-      at_action(codes::kMarkerEnd, "a win state follows, but the game goes on", i);
-    }
-    if (o.won && !(as.markers & kMarkEnd) && i == static_cast<int>(source.actions.size()) - 1) {
-      at_action(codes::kMarkerEnd, absl::StrCat("the move wins the game for ", SideName(mover),
-                                           ", but no win state follows"),
-                i);
-    }
-  }
-  return out;
+  RoyalUrTurns turns{source};
+  return CheckWrittenTurns(source, result, lines, record_index, turns).findings;
 }
 
 }  // namespace scribe

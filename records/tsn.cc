@@ -19,6 +19,7 @@
 #include "engine/status_macros.h"
 #include "records/finding_codes.h"
 #include "records/utf8.h"
+#include "records/written_turns.h"
 
 namespace scribe {
 namespace {
@@ -72,12 +73,12 @@ class TsnReader {
  public:
   using EachGame = absl::FunctionRef<void(v1::GameRecord& record, RecordSource& source, int index)>;
 
-  // With `forced` rules every game is read (and later judged) under them:
-  // its Ruleset tag need not resolve, and a game without one is named
-  // `default_ruleset`.
-  explicit TsnReader(absl::string_view text, std::shared_ptr<const Rules> forced = nullptr,
-                     std::string default_ruleset = "")
-      : text_(text), forced_(std::move(forced)), default_ruleset_(std::move(default_ruleset)) {}
+  // Every game is read under the rules RulesFor gives it under `policy`;
+  // given rules read every game, even one its own rules will judge (the
+  // judge reports the conflict).
+  explicit TsnReader(absl::string_view text, const RulesPolicy& policy) : text_(text), policy_(policy) {
+    policy_.conflict_is_finding = false;
+  }
 
   // Reads every game, handing each one read to `each`; the record and the
   // source are reused for the next game (cleared, keeping their storage),
@@ -627,28 +628,21 @@ class TsnReader {
       blank_before = absl::StrContains(text_.substr(after_tag, pos_ - after_tag), "\n\n") ||
                      absl::StrContains(text_.substr(after_tag, pos_ - after_tag), "\n\r\n");
     }
-    if (ok && forced_ != nullptr) {
-      if (record.ruleset().empty()) record.set_ruleset(default_ruleset_);
-      rules_ = forced_;
-      auto& cached = tile_indexes_[rules_.get()];
-      if (!cached) cached = std::make_unique<TileIndex>(*rules_);
-      tiles_ = cached.get();
-    } else if (ok) {
-      if (record.ruleset().empty()) {
-        out_.findings.push_back(MakeFinding(codes::kRulesetMissing,
-                                            "the game has no Ruleset tag, e.g. [Ruleset \"finkel\"]",
-                                            Lines(), static_cast<uint32_t>(first_tag), game_index_));
+    if (ok) {
+      RecordRules decided =
+          RulesFor(record, policy_, "the game has no Ruleset tag, e.g. [Ruleset \"finkel\"]");
+      if (decided.rules == nullptr) {
+        // A ruleset that does not resolve is placed at its Ruleset tag; a
+        // missing one (or policy.ruleset) where the tags start.
+        const size_t* tag = decided.problem.code() == codes::kRulesetMissing ? nullptr : seen_at(kTagRuleset);
+        out_.findings.push_back(MakeFinding(decided.problem.code(), decided.problem.message(), Lines(),
+                                            static_cast<uint32_t>(tag != nullptr ? *tag : first_tag),
+                                            game_index_));
         ok = false;
       } else {
-        auto rules = LoadRuleset(record.ruleset());
-        if (!rules.ok()) {
-          const bool unknown = rules.status().code() == absl::StatusCode::kNotFound;
-          out_.findings.push_back(MakeFinding(unknown ? codes::kRulesetUnknown : codes::kRulesetInvalid,
-                                              absl::StrReplaceAll(rules.status().message(), {{"\n", "; "}}), Lines(),
-                                              static_cast<uint32_t>(*seen_at(kTagRuleset)), game_index_));
-          ok = false;
-        } else {
-          rules_ = *rules;
+        if (record.ruleset().empty()) record.set_ruleset(policy_.ruleset);
+        if (rules_ != decided.rules) {
+          rules_ = std::move(decided.rules);
           auto& cached = tile_indexes_[rules_.get()];
           if (!cached) cached = std::make_unique<TileIndex>(*rules_);
           tiles_ = cached.get();
@@ -692,8 +686,7 @@ class TsnReader {
   const TileIndex* tiles_ = nullptr;
   std::map<const Rules*, std::unique_ptr<TileIndex>> tile_indexes_;
   ParsedRecords out_;
-  std::shared_ptr<const Rules> forced_;
-  std::string default_ruleset_;
+  RulesPolicy policy_;
 };
 
 std::string QuoteTag(absl::string_view value) {
@@ -798,12 +791,11 @@ absl::Status WriteGame(const JudgedRecord& judged, const TsnWriteOptions& option
 
 }  // namespace
 
-ParsedRecords ReadTsn(absl::string_view text, std::shared_ptr<const Rules> forced,
-                      const std::string& default_ruleset) {
+ParsedRecords ReadTsn(absl::string_view text, const RulesPolicy& policy) {
   std::vector<v1::GameRecord> records;
   std::vector<int> record_indices;
   std::vector<RecordSource> sources;
-  ParsedRecords out = TsnReader(text, std::move(forced), default_ruleset).Read([&](v1::GameRecord& record, RecordSource& source, int index) {
+  ParsedRecords out = TsnReader(text, policy).Read([&](v1::GameRecord& record, RecordSource& source, int index) {
     records.push_back(std::move(record));
     record_indices.push_back(index);
     sources.push_back(std::move(source));
@@ -816,8 +808,8 @@ ParsedRecords ReadTsn(absl::string_view text, std::shared_ptr<const Rules> force
 
 ParsedRecords ReadTsnEach(absl::string_view text,
                           absl::FunctionRef<void(v1::GameRecord& record, RecordSource& source, int index)> each,
-                          std::shared_ptr<const Rules> forced, const std::string& default_ruleset) {
-  return TsnReader(text, std::move(forced), default_ruleset).Read(each);
+                          const RulesPolicy& policy) {
+  return TsnReader(text, policy).Read(each);
 }
 
 absl::StatusOr<std::string> WriteTsn(const std::vector<JudgedRecord>& records, const TsnWriteOptions& options) {
@@ -834,80 +826,76 @@ absl::StatusOr<std::string> WriteTsn(const std::vector<v1::GameRecord>& records,
   return WriteTsn(JudgeRecords(records), options);
 }
 
+namespace {
+
+// TSN's part of the walk of written turns (records/written_turns.h): one
+// line per turn, numbered 1, 2, ...; markers x (with a count), *, +, #.
+struct TsnTurns {
+  static constexpr bool kTurnsWritten = true;
+  int last_turn = 0;
+  bool seen_turn = false;
+
+  std::string Message(TurnBreak broken, const WrittenAction& a) const {
+    switch (broken) {
+      case TurnBreak::kTurnSplit:
+        return absl::StrCat("the previous move earned ", SideName(a.mover), " another throw: it belongs on the same line");
+      case TurnBreak::kMissingExtraThrow:
+        return absl::StrCat("the previous move earned ", SideName(a.mover),
+                            " another throw, but this turn is written as ", SideName(a.written), "'s");
+      case TurnBreak::kTurnPassed:
+        return absl::StrCat("the previous throw ended ", SideName(Other(a.mover)),
+                            "'s turn (it earned no other throw): this throw is ", SideName(a.mover),
+                            "'s and starts a new line");
+      case TurnBreak::kWrongSide:
+        return absl::StrCat("it is ", SideName(a.mover), "'s turn, but the line says ",
+                            a.written == kLight ? "L" : "D");
+    }
+    return "";
+  }
+
+  std::optional<std::string> TurnNumber(const WrittenAction& a) {
+    if (seen_turn && a.source.turn != last_turn + 1) {
+      // Turn lines left out (or numbered wrong): what follows is judged
+      // against the wrong turns, so it is not reported too.
+      return absl::StrCat("turn ", a.source.turn, " follows turn ", last_turn, "; expected ", last_turn + 1);
+    }
+    last_turn = a.source.turn;
+    seen_turn = true;
+    return std::nullopt;
+  }
+
+  void Markers(const WrittenAction& a, const ActionOutcome& o, TurnFindings& findings) const {
+    const ActionSource& as = a.source;
+    const int i = a.index;
+    if ((as.markers & kMarkCapture) && (o.captured == 0 || (as.captures >= 0 && as.captures != o.captured))) {
+      findings.Add(codes::kMarkerCapture,
+                   o.captured == 0 ? std::string("x marks a capture, but the move captures nothing")
+                                   : absl::StrCat("x", static_cast<int>(as.captures), " marks ",
+                                                  static_cast<int>(as.captures), " captured, but the move captures ",
+                                                  static_cast<int>(o.captured)),
+                   i);
+    }
+    if ((as.markers & kMarkExtra) && !o.extra_roll) {
+      findings.Add(codes::kMarkerExtra, "* marks another throw (a rosette), but the move earns none", i);
+    }
+    if ((as.markers & kMarkPlaced) && !o.placed) {
+      findings.Add(codes::kMarkerPlaced, "+ marks a waiting piece placed on the board, but none is", i);
+    }
+    if ((as.markers & kMarkEnd) && !o.won) {
+      findings.Add(codes::kMarkerEnd, "# marks the end of the game, but the game goes on", i);
+    }
+  }
+};
+
+}  // namespace
+
 std::vector<v1::Finding> CheckTsnForm(const RecordSource& source, const RefereeResult& result,
                                       const v1::GameRecord& record, const LineIndex& lines,
                                       int record_index) {
-  std::vector<v1::Finding> out;
-  if (result.rules == nullptr) return out;
-  auto at_action = [&](absl::string_view code, std::string message, int i) {
-    out.push_back(ActionFinding(code, std::move(message), lines, source, i, record_index));
-  };
-  const int judged = static_cast<int>(result.outcomes.size());
-  const int n = std::min<int>(static_cast<int>(source.actions.size()),
-                              judged + (result.valid() ? 0 : 1));
-  if (!result.start) return out;  // the referee said why
-  Side mover = result.start->to_move;
-  int last_turn = 0;
-  bool seen_turn = false;
-  for (int i = 0; i < n; ++i) {
-    const ActionSource& as = source.actions[i];
-    const bool extra = i > 0 && result.outcomes[i - 1].extra_roll;
-    if (i > 0 && !extra) mover = Other(mover);
-    const Side written = static_cast<Side>(as.side);
-    if (extra && as.first_in_turn) {
-      if (written == mover) {
-        at_action(codes::kTurnSplit, absl::StrCat("the previous move earned ", SideName(mover),
-                                             " another throw: it belongs on the same line"), i);
-      } else {
-        at_action(codes::kMissingExtraThrow,
-                  absl::StrCat("the previous move earned ", SideName(mover),
-                               " another throw, but this turn is written as ", SideName(written), "'s"), i);
-      }
-      return out;
-    }
-    if (!extra && !as.first_in_turn) {
-      at_action(codes::kTurnPassed,
-                absl::StrCat("the previous throw ended ", SideName(Other(mover)),
-                             "'s turn (it earned no other throw): this throw is ", SideName(mover),
-                             "'s and starts a new line"), i);
-      return out;
-    }
-    if (as.first_in_turn && written != mover) {
-      at_action(codes::kWrongSide, absl::StrCat("it is ", SideName(mover), "'s turn, but the line says ",
-                                           written == kLight ? "L" : "D"), i);
-      return out;
-    }
-    if (as.first_in_turn) {
-      if (seen_turn && as.turn != last_turn + 1) {
-        at_action(codes::kTurnNumber, absl::StrCat("turn ", as.turn, " follows turn ", last_turn,
-                                              "; expected ", last_turn + 1), i);
-        // Turn lines left out (or numbered wrong): what follows is judged
-        // against the wrong turns, so it is not reported too.
-        return out;
-      }
-      last_turn = as.turn;
-      seen_turn = true;
-    }
-    if (i >= judged) break;
-    const ActionOutcome& o = result.outcomes[i];
-    if ((as.markers & kMarkCapture) && (o.captured == 0 || (as.captures >= 0 && as.captures != o.captured))) {
-      at_action(codes::kMarkerCapture,
-                o.captured == 0 ? std::string("x marks a capture, but the move captures nothing")
-                                : absl::StrCat("x", static_cast<int>(as.captures), " marks ", static_cast<int>(as.captures),
-                                               " captured, but the move captures ", static_cast<int>(o.captured)),
-                i);
-    }
-    if ((as.markers & kMarkExtra) && !o.extra_roll) {
-      at_action(codes::kMarkerExtra, "* marks another throw (a rosette), but the move earns none", i);
-    }
-    if ((as.markers & kMarkPlaced) && !o.placed) {
-      at_action(codes::kMarkerPlaced, "+ marks a waiting piece placed on the board, but none is", i);
-    }
-    if ((as.markers & kMarkEnd) && !o.won) {
-      at_action(codes::kMarkerEnd, "# marks the end of the game, but the game goes on", i);
-    }
-  }
-  if (result.valid() && source.has_result) {
+  TsnTurns turns;
+  TurnsChecked checked = CheckWrittenTurns(source, result, lines, record_index, turns);
+  std::vector<v1::Finding>& out = checked.findings;
+  if (!checked.broken && result.valid() && source.has_result) {
     auto it = record.tags().find("Result");
     const std::string value = it == record.tags().end() ? "" : it->second;
     const bool terminated = record.tags().count("Termination") > 0;
@@ -927,7 +915,7 @@ std::vector<v1::Finding> CheckTsnForm(const RecordSource& source, const RefereeR
       out.push_back(MakeFinding(codes::kResultMismatch, problem, lines, source.result_offset, record_index));
     }
   }
-  return out;
+  return std::move(out);
 }
 
 }  // namespace scribe

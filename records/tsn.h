@@ -27,6 +27,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "records/judged.h"
+#include "records/record_rules.h"
 #include "records/json_record.h"
 #include "records/referee.h"
 #include "records/squares.h"
@@ -42,11 +43,13 @@ struct TsnWriteOptions {
 // ruleset gets a finding and is skipped; reading goes on with the next game.
 // The result's `sources` say where each action was written, so findings
 // about records can point at line and column.
-// With `forced` rules (a user's ruleset, `--ruleset`), every game is read
-// under them: its Ruleset tag need not name a resolvable ruleset, and a game
-// without one is named `default_ruleset`.
-ParsedRecords ReadTsn(absl::string_view text, std::shared_ptr<const Rules> forced = nullptr,
-                      const std::string& default_ruleset = "");
+// Each game is read under the rules RulesFor (records/record_rules.h)
+// gives it under `policy`, and given policy.ruleset when it names none.
+// With policy.rules (a user's ruleset, `--ruleset`) every game is read
+// under them, even one whose own rules will judge it (conflict_is_finding:
+// the judge says so), and its Ruleset tag need not name a resolvable
+// ruleset.
+ParsedRecords ReadTsn(absl::string_view text, const RulesPolicy& policy = {});
 
 // The same, one game at a time, for callers that judge each game and keep
 // none (validation): `each` gets every game read, in order, with its index
@@ -55,7 +58,7 @@ ParsedRecords ReadTsn(absl::string_view text, std::shared_ptr<const Rules> force
 // the findings and the count of entries; its records stay empty.
 ParsedRecords ReadTsnEach(absl::string_view text,
                           absl::FunctionRef<void(v1::GameRecord& record, RecordSource& source, int index)> each,
-                          std::shared_ptr<const Rules> forced = nullptr, const std::string& default_ruleset = "");
+                          const RulesPolicy& policy = {});
 
 // Writes judged records in canonical TSN. Each must be a legal game (the
 // turns and markers come from its verdict); otherwise an INVALID_ARGUMENT
@@ -69,7 +72,7 @@ absl::StatusOr<std::string> WriteTsn(const std::vector<v1::GameRecord>& records,
 // turn numbers, throws earned staying in their turn, markers, the Result
 // tag. `source` is the reader's account of the record; `result` the
 // referee's replay of it. Findings carry line and column; `lines` serves
-// only for those (ValidateText passes none first and builds the line
+// only for those (ValidateFile passes none first and builds the line
 // starts only for a record with findings).
 std::vector<v1::Finding> CheckTsnForm(const RecordSource& source, const RefereeResult& result,
                                       const v1::GameRecord& record, const LineIndex& lines,

@@ -97,7 +97,7 @@ absl::StatusOr<AnnotatedRecord> AnnotateRecord(const JudgedRecord& judged, const
 
 absl::StatusOr<AnnotatedRecord> AnnotateRecord(const v1::GameRecord& record, std::shared_ptr<const Rules> rules,
                                                const EvaluationWeights& weights) {
-  RecordIo io;
+  RulesPolicy io;
   io.rules = std::move(rules);
   return AnnotateRecord(Judge(record, io, {.build_replay = false, .keep_positions = true}), weights);
 }

@@ -55,7 +55,7 @@ absl::StatusOr<std::vector<JudgedRecord>> LegalRecords(const Input& input, const
     records.push_back(Judge(input.record, input.io, referee));
     report = ReportOf(records.back());
   } else {
-    JudgedFile file = ReadLegalRecords("", input.text, input.format, input.io, referee, limits.judge);
+    JudgedFile file = JudgeFile("", input.text, input.format, input.io, {.referee = referee, .limits = limits.judge});
     if (file.stopped) return Stopped();
     if (!CheckLimits(limits, SizeField(input, field), file.records_read, file.actions_read, violations)) {
       return InputRefused();

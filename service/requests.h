@@ -41,7 +41,7 @@ std::shared_ptr<const Rules> ResolveSelector(const v1::RulesetSelector& selector
 struct Input {
   Format format = Format::kJson;
   absl::string_view text;  // the request's own bytes: the request outlives the Input
-  RecordIo io;
+  RulesPolicy io;  // the rules it is read and judged under
   bool structured = false;
   v1::GameRecord record;
 };

@@ -146,7 +146,7 @@ grpc::Status ScribeServiceImpl::AnnotateRecord(grpc::ServerContext* context, con
           {WithAnnotations(record.record, analysis->annotated), std::move(record.verdict), record.index});
     }
     if (text_format) {
-      auto text = WriteRecords(*text_format, annotated_records, input.io);
+      auto text = WriteRecords(*text_format, annotated_records);
       if (!text.ok()) return BadRequest({{"text_format", std::string(text.status().message())}});
       response->set_text(*std::move(text));
     }
@@ -182,9 +182,7 @@ grpc::Status ScribeServiceImpl::ConvertRecord(grpc::ServerContext* context, cons
     auto legal = LegalRecords(input, "input", {.build_replay = false}, limits, &violations);
     if (!legal.ok()) return Refused(call, legal.status(), violations);
     std::vector<JudgedRecord>& records = *legal;
-    RecordIo io = input.io;
-    io.tile_names = request->tile_names();
-    auto text = WriteRecords(*to, records, io);
+    auto text = WriteRecords(*to, records, {.tile_names = request->tile_names()});
     if (!text.ok()) return BadRequest({{"to", std::string(text.status().message())}});
     response->set_text(*std::move(text));
     for (JudgedRecord& r : records) *response->add_records() = std::move(r.record);

@@ -101,13 +101,13 @@ TEST(DetectFormatTest, ByContent) {
 // to the same game.
 TEST(ReadWriteRecordsTest, EveryFormatWritesAndReadsItsOwn) {
   const std::vector<v1::GameRecord> games = {FinkelGame(1), FinkelGame(2), FinkelGame(3)};
-  RecordIo io;
+  RulesPolicy io;
   io.ruleset = "finkel";
   for (Format format : kAll) {
     SCOPED_TRACE(FormatName(format));
     for (size_t n : {size_t{1}, games.size()}) {
       const std::vector<v1::GameRecord> some(games.begin(), games.begin() + n);
-      const absl::StatusOr<std::string> text = WriteRecords(format, some, io);
+      const absl::StatusOr<std::string> text = WriteRecords(format, some);
       ASSERT_TRUE(text.ok()) << text.status();
       EXPECT_EQ(DetectFormat("-", *text), format) << text->substr(0, 200);
       const ParsedRecords parsed = ReadRecords(format, *text, io);
@@ -116,7 +116,7 @@ TEST(ReadWriteRecordsTest, EveryFormatWritesAndReadsItsOwn) {
       ASSERT_EQ(parsed.records.size(), n);
       EXPECT_EQ(parsed.entries, static_cast<int>(n));
       for (size_t k = 0; k < n; ++k) EXPECT_EQ(Moves(parsed.records[k]), Moves(some[k])) << k;
-      const v1::FileReport report = ValidateText("-", *text, format, io);
+      const v1::FileReport report = ValidateFile("-", *text, format, io).report;
       EXPECT_TRUE(report.valid()) << Codes(report);
     }
   }
@@ -130,7 +130,7 @@ TEST(ReadWriteRecordsTest, DispatchIsPerFormat) {
             absl::StrCat("[", WriteJsonRecord(game), ",\n", WriteJsonRecord(game), "]\n"));
   // TSN as WriteTsn writes it, path numbers unless tile names are asked for.
   EXPECT_EQ(*WriteRecords(Format::kTsn, {game}), *WriteTsn({game}, TsnWriteOptions()));
-  RecordIo tiles;
+  WriteOptions tiles;
   tiles.tile_names = true;
   TsnWriteOptions tile_options;
   tile_options.squares = SquareStyle::kTiles;
@@ -143,20 +143,22 @@ TEST(ReadWriteRecordsTest, DispatchIsPerFormat) {
   EXPECT_FALSE(ReadRecords(Format::kRoyalUrJson, json).findings.empty());
 }
 
-TEST(ValidateTextTest, AValidFile) {
+TEST(ValidateFileTest, AValidFile) {
   const std::string text = *WriteRecords(Format::kTsn, {FinkelGame(5)});
-  int entries = -1;
-  const v1::FileReport report = ValidateText("game.tsn", text, Format::kTsn, {}, &entries);
+  const JudgedFile file = ValidateFile("game.tsn", text, Format::kTsn);
+  const v1::FileReport& report = file.report;
+  const int entries = file.entries;
   EXPECT_TRUE(report.valid()) << Codes(report);
   EXPECT_EQ(report.findings_size(), 0);
   EXPECT_EQ(report.file(), "game.tsn");
   EXPECT_EQ(entries, 1);
 }
 
-TEST(ValidateTextTest, AnEmptyFileHoldsNoRecords) {
+TEST(ValidateFileTest, AnEmptyFileHoldsNoRecords) {
   for (Format format : {Format::kTsn, Format::kRgn}) {
-    int entries = -1;
-    const v1::FileReport report = ValidateText("empty", "", format, {}, &entries);
+    const JudgedFile file = ValidateFile("empty", "", format);
+    const v1::FileReport& report = file.report;
+    const int entries = file.entries;
     EXPECT_FALSE(report.valid()) << FormatName(format);
     ASSERT_EQ(report.findings_size(), 1) << Codes(report);
     EXPECT_EQ(report.findings(0).code(), "no-records");
@@ -164,13 +166,13 @@ TEST(ValidateTextTest, AnEmptyFileHoldsNoRecords) {
     EXPECT_EQ(entries, 0);
   }
   // An empty JSON array: the same code, from the reader.
-  const v1::FileReport array = ValidateText("empty.json", "[]", Format::kJson);
+  const v1::FileReport array = ValidateFile("empty.json", "[]", Format::kJson).report;
   EXPECT_FALSE(array.valid());
   ASSERT_EQ(array.findings_size(), 1) << Codes(array);
   EXPECT_EQ(array.findings(0).code(), "no-records");
 }
 
-TEST(ValidateTextTest, OneBadRecordAmongSeveral) {
+TEST(ValidateFileTest, OneBadRecordAmongSeveral) {
   std::vector<v1::GameRecord> games = {FinkelGame(6), FinkelGame(7), FinkelGame(8), FinkelGame(9)};
   // Game 2 throws a 7, which no finkel throw is (the text writers refuse
   // to write it: JSON holds it).
@@ -180,8 +182,9 @@ TEST(ValidateTextTest, OneBadRecordAmongSeveral) {
     SCOPED_TRACE(FormatName(format));
     const absl::StatusOr<std::string> text = WriteRecords(format, games);
     ASSERT_TRUE(text.ok()) << text.status();
-    int entries = -1;
-    const v1::FileReport report = ValidateText("games", *text, format, {}, &entries);
+    const JudgedFile file = ValidateFile("games", *text, format);
+    const v1::FileReport& report = file.report;
+    const int entries = file.entries;
     EXPECT_FALSE(report.valid());
     EXPECT_EQ(entries, 4);
     ASSERT_GT(report.findings_size(), 0);
@@ -190,25 +193,26 @@ TEST(ValidateTextTest, OneBadRecordAmongSeveral) {
       EXPECT_EQ(f.record_index(), 2) << f.ShortDebugString();
     }
     // The same game alone: its findings name no record.
-    const v1::FileReport alone = ValidateText("game", *WriteRecords(format, {games[2]}), format);
+    const v1::FileReport alone = ValidateFile("game", *WriteRecords(format, {games[2]}), format).report;
     EXPECT_FALSE(alone.valid());
     ASSERT_GT(alone.findings_size(), 0);
     for (const v1::Finding& f : alone.findings()) EXPECT_FALSE(f.has_record_index()) << f.ShortDebugString();
   }
 }
 
-TEST(ValidateTextTest, EntriesCountEveryRecordReadOrNot) {
+TEST(ValidateFileTest, EntriesCountEveryRecordReadOrNot) {
   const std::string good = WriteJsonRecord(FinkelGame(10));
   const std::string text = absl::StrCat("[", good, ", 3, ", good, ", {\"nope\": 1}]");
-  int entries = -1;
-  const v1::FileReport report = ValidateText("x.json", text, Format::kJson, {}, &entries);
+  const JudgedFile file = ValidateFile("x.json", text, Format::kJson);
+  const v1::FileReport& report = file.report;
+  const int entries = file.entries;
   EXPECT_EQ(entries, 4);
   EXPECT_FALSE(report.valid());
   std::vector<int> indices;
   for (const v1::Finding& f : report.findings()) indices.push_back(f.record_index());
   EXPECT_EQ(indices, (std::vector<int>{1, 3})) << Codes(report);
-  // Without a place to count, the report is the same.
-  const v1::FileReport again = ValidateText("x.json", text, Format::kJson);
+  // Judged keeping the records, the report is the same.
+  const v1::FileReport again = JudgeFile("x.json", text, Format::kJson).report;
   EXPECT_EQ(again.ShortDebugString(), report.ShortDebugString());
 }
 

@@ -35,9 +35,9 @@ std::string Describe(const v1::FileReport& report) {
 // The report of a file read and judged as `format`, under `ruleset` for
 // formats that name none.
 v1::FileReport Judge(const std::string& text, Format format, const std::string& ruleset = "") {
-  RecordIo io;
+  RulesPolicy io;
   io.ruleset = ruleset;
-  return ValidateText("input", text, format, io);
+  return ValidateFile("input", text, format, io).report;
 }
 
 void ExpectOnlyFinding(const v1::FileReport& report, const Where& want, const std::string& text) {
@@ -114,9 +114,9 @@ TEST(HostileInputTest, Utf8TextIsCarriedExactlyThroughEveryFormat) {
     const Format format = *FormatFromName(name);
     auto text = WriteRecords(format, std::vector<v1::GameRecord>{record});
     ASSERT_TRUE(text.ok()) << name << ": " << text.status();
-    RecordIo io;
+    RulesPolicy io;
     io.ruleset = "finkel";
-    const JudgedFile back = ReadLegalRecords("back", *text, format, io);
+    const JudgedFile back = JudgeFile("back", *text, format, io);
     ASSERT_EQ(back.records.size(), 1u) << name << ": " << Describe(back.report) << *text;
     EXPECT_EQ(back.records[0].record.tags().at("Event"), record.tags().at("Event")) << name;
   }

@@ -1,5 +1,5 @@
 // The one path from a file's text to judged records (records/formats.h
-// JudgeFile, ReadLegalRecords; records/judged.h): each record judged once,
+// JudgeFile, ValidateFile; records/judged.h Judge; records/record_rules.h): each record judged once,
 // its verdict kept and handed on, writers writing from the verdict.
 #include "records/judged.h"
 
@@ -62,14 +62,12 @@ TEST(JudgeFileTest, ValidationKeepsNothingButFindsTheSame) {
   v1::GameRecord bad = FinkelGame(4);
   bad.mutable_actions(3)->set_roll(9);
   const std::string text = JsonArray({FinkelGame(5), bad});
-  JudgeOptions keep_none;
-  keep_none.keep_records = false;
-  const JudgedFile none = JudgeFile("f.json", text, Format::kJson, {}, keep_none);
+  const JudgedFile none = ValidateFile("f.json", text, Format::kJson);
   const JudgedFile all = JudgeFile("f.json", text, Format::kJson);
   EXPECT_TRUE(none.records.empty());
   ASSERT_EQ(all.records.size(), 2u);
   EXPECT_EQ(none.report.SerializeAsString(), all.report.SerializeAsString());
-  EXPECT_EQ(ValidateText("f.json", text, Format::kJson).SerializeAsString(), all.report.SerializeAsString());
+  EXPECT_EQ(none.entries, all.entries);
   ASSERT_EQ(all.report.findings_size(), 1);
   EXPECT_EQ(all.report.findings(0).code(), "roll-impossible");
   EXPECT_EQ(all.report.findings(0).record_index(), 1);
@@ -78,19 +76,24 @@ TEST(JudgeFileTest, ValidationKeepsNothingButFindsTheSame) {
   EXPECT_EQ(all.records[1].verdict.findings[0].action_index(), 3);
 }
 
-TEST(ReadLegalRecordsTest, AnIllegalRecordLeavesNoRecordToPassOn) {
+// JudgeFile keeps every record, legal or not: the report says whether the
+// file may be passed on, and each verdict whether its record may.
+TEST(JudgeFileTest, AnIllegalRecordIsKeptWithItsVerdictAndTheReportSaysSo) {
   v1::GameRecord bad = FinkelGame(6);
   bad.mutable_actions(0)->set_to(bad.actions(0).to() + 1);
-  const JudgedFile file = ReadLegalRecords("f.json", JsonArray({FinkelGame(7), bad}), Format::kJson);
+  const JudgedFile file = JudgeFile("f.json", JsonArray({FinkelGame(7), bad}), Format::kJson);
   EXPECT_FALSE(file.report.valid());
-  EXPECT_TRUE(file.records.empty());
-  const JudgedFile good = ReadLegalRecords("f.json", JsonArray({FinkelGame(7)}), Format::kJson);
+  ASSERT_EQ(file.records.size(), 2u);
+  EXPECT_TRUE(file.records[0].verdict.valid());
+  EXPECT_FALSE(file.records[1].verdict.valid());
+  EXPECT_FALSE(RequireLegal(file.records[1], "TSN").ok());
+  const JudgedFile good = JudgeFile("f.json", JsonArray({FinkelGame(7)}), Format::kJson);
   EXPECT_TRUE(good.report.valid());
   EXPECT_EQ(good.records.size(), 1u);
 }
 
 TEST(JudgeTest, TheRulesetIsFilledInOnlyWhereTheRecordNamesNone) {
-  RecordIo io;
+  RulesPolicy io;
   io.ruleset = "finkel";
   v1::GameRecord unnamed = FinkelGame(8, "");
   const JudgedRecord a = Judge(unnamed, io);
@@ -105,7 +108,7 @@ TEST(JudgeTest, TheRulesetIsFilledInOnlyWhereTheRecordNamesNone) {
 }
 
 TEST(JudgeTest, GivenRulesThatConflictWithTheRecordsOwnAreAFindingWhenAsked) {
-  RecordIo io;
+  RulesPolicy io;
   io.rules = MustLoad("masters");
   io.ruleset = "masters";
   const v1::GameRecord finkel = FinkelGame(9);  // legal under finkel, not under masters
@@ -133,17 +136,17 @@ TEST(WriteRecordsTest, WritesFromTheVerdictUnderTheRulesItWasJudgedBy) {
   // the record again by its name would find no such ruleset.
   auto own = LoadRulesetText("base: \"finkel\"\nid: \"club-rules\"\n");
   ASSERT_TRUE(own.ok()) << own.status();
-  RecordIo io;
+  RulesPolicy io;
   io.rules = *own;
   io.ruleset = "club-rules";
   const std::string text = WriteJsonRecord(FinkelGame(9, "club-rules"));
-  const JudgedFile file = ReadLegalRecords("g.json", text, Format::kJson, io);
+  const JudgedFile file = JudgeFile("g.json", text, Format::kJson, io);
   ASSERT_TRUE(file.report.valid());
   for (Format f : {Format::kTsn, Format::kJson}) {
-    auto out = WriteRecords(f, file.records, io);
+    auto out = WriteRecords(f, file.records);
     ASSERT_TRUE(out.ok()) << FormatName(f) << ": " << out.status();
     // And it reads back to the same legal game under the same rules.
-    const JudgedFile back = ReadLegalRecords("back", *out, f, io);
+    const JudgedFile back = JudgeFile("back", *out, f, io);
     EXPECT_TRUE(back.report.valid()) << FormatName(f) << "\n" << *out;
     ASSERT_EQ(back.records.size(), 1u);
     EXPECT_EQ(back.records[0].record.actions_size(), file.records[0].record.actions_size());
@@ -175,7 +178,7 @@ TEST(JudgeFileTest, LimitsAreCountedBeforeTheWorkInEveryFormat) {
   broken.mutable_actions(3)->set_roll(9);
   const std::vector<v1::GameRecord> games = {FinkelGame(7), FinkelGame(8), broken};
   const int64_t all_actions = games[0].actions_size() + games[1].actions_size() + games[2].actions_size();
-  RecordIo io;
+  RulesPolicy io;
   io.ruleset = "finkel";
   for (const Format format : {Format::kTsn, Format::kJson, Format::kRgn, Format::kRoyalUrJson}) {
     SCOPED_TRACE(FormatName(format));
@@ -189,7 +192,7 @@ TEST(JudgeFileTest, LimitsAreCountedBeforeTheWorkInEveryFormat) {
       // The broken game's roll is checked by the referee only: write it
       // legal, judge it under a limit that stops before it.
       all[2] = FinkelGame(9);
-      auto written = WriteRecords(format, all, io);
+      auto written = WriteRecords(format, all);
       ASSERT_TRUE(written.ok()) << written.status();
       text = *written;
     }

@@ -282,7 +282,7 @@ TEST(PositionStringTest, TsnGameFromAPositionTag) {
       "1. D 2:11-13\n"
       "2. L 4:4-8* 1:10-11\n"
       "3. D 4:0-4* 3:4-7\n";
-  const v1::FileReport report = ValidateText("study.tsn", text, Format::kTsn);
+  const v1::FileReport report = ValidateFile("study.tsn", text, Format::kTsn).report;
   EXPECT_TRUE(report.valid()) << report.ShortDebugString();
   ParsedRecords parsed = ReadTsn(text);
   ASSERT_EQ(parsed.records.size(), 1u);
@@ -322,7 +322,7 @@ TEST(PositionStringTest, TsnPositionTagFindings) {
   };
   for (const Case& c : cases) {
     const std::string text = "\n[Ruleset \"finkel\"]\n" + c.tags + "\n";
-    const v1::FileReport report = ValidateText("p.tsn", text, Format::kTsn);
+    const v1::FileReport report = ValidateFile("p.tsn", text, Format::kTsn).report;
     if (c.code.empty()) {
       EXPECT_TRUE(report.valid()) << text << report.ShortDebugString();
       continue;
@@ -363,7 +363,7 @@ TEST(PositionStringTest, RandomGamesResumedFromTheirMiddle) {
         options.squares = style;
         auto text = WriteTsn({resumed}, options);
         ASSERT_TRUE(text.ok()) << context << ": " << text.status();
-        const v1::FileReport report = ValidateText("r.tsn", *text, Format::kTsn);
+        const v1::FileReport report = ValidateFile("r.tsn", *text, Format::kTsn).report;
         EXPECT_TRUE(report.valid()) << context << "\n" << report.ShortDebugString() << "\n" << *text;
         const ParsedRecords parsed = ReadTsn(*text);
         ASSERT_EQ(parsed.records.size(), 1u) << context;

@@ -93,8 +93,8 @@ std::pair<std::vector<std::string>, std::string> SplitRgn(const std::string& tex
   return {tags, text.substr(at)};
 }
 
-RecordIo IoFor(const std::string& ruleset) {
-  RecordIo io;
+RulesPolicy IoFor(const std::string& ruleset) {
+  RulesPolicy io;
   io.ruleset = ruleset;
   return io;
 }
@@ -146,7 +146,7 @@ TEST(RoyalUrFilesTest, EveryFileIsDetectedAndLegal) {
     EXPECT_EQ(DetectFormat(f.name, text), f.format) << f.name;
     // By content too (standard input has no name).
     EXPECT_EQ(DetectFormat("-", text), f.format) << f.name;
-    const v1::FileReport report = ValidateText(f.name, text, f.format, IoFor(f.ruleset));
+    const v1::FileReport report = ValidateFile(f.name, text, f.format, IoFor(f.ruleset)).report;
     EXPECT_TRUE(report.valid()) << f.name << "\n" << Describe(report);
     const ParsedRecords parsed = MustRead(f.format, text, f.ruleset, f.name);
     ASSERT_EQ(parsed.records.size(), 1u);
@@ -236,7 +236,7 @@ TEST(RoyalUrFilesTest, EveryFileConvertsThroughEveryFormatWithoutLoss) {
       // RGN names no ruleset: its reader is told it.
       const std::string ruleset = to == Format::kRgn ? original.ruleset() : "";
       EXPECT_EQ(DetectFormat("-", *written), to) << what;
-      const v1::FileReport report = ValidateText(what, *written, to, IoFor(ruleset));
+      const v1::FileReport report = ValidateFile(what, *written, to, IoFor(ruleset)).report;
       EXPECT_TRUE(report.valid()) << what << "\n" << Describe(report);
       const ParsedRecords back = MustRead(to, *written, ruleset, what);
       ASSERT_EQ(back.records.size(), 1u) << what;
@@ -300,7 +300,7 @@ TEST(RoyalUrSettingsTest, WhatScribeCannotPlayIsAFinding) {
            {"dice", "five_binary"}, {"paths", "aseb"}, {"board_shape", "round"}, {"start_pieces", 40}}) {
     nlohmann::json j = nlohmann::json::parse(text);
     j["settings"][key] = value;
-    const v1::FileReport report = ValidateText("x.json", j.dump(), Format::kRoyalUrJson);
+    const v1::FileReport report = ValidateFile("x.json", j.dump(), Format::kRoyalUrJson).report;
     ExpectEveryFindingPlaced(report, key);
     EXPECT_EQ(report.findings(0).code(), "ruleset-unsupported") << key << "\n" << Describe(report);
   }
@@ -508,18 +508,18 @@ TEST(RoyalUrWriteTest, DarkMovesFirst) {
     ASSERT_EQ(back.records.size(), 1u);
     EXPECT_EQ(back.records[0].first_player(), v1::DARK);
     EXPECT_EQ(Moves(back.records[0]), Moves(record));
-    EXPECT_TRUE(ValidateText("x", *written, f, IoFor("finkel")).valid());
+    EXPECT_TRUE(ValidateFile("x", *written, f, IoFor("finkel")).report.valid());
   }
 }
 
 // --- broken input ----------------------------------------------------------------
 
 v1::FileReport ValidateRgn(const std::string& text, const std::string& ruleset = "finkel") {
-  return ValidateText("x.rgn", text, Format::kRgn, IoFor(ruleset));
+  return ValidateFile("x.rgn", text, Format::kRgn, IoFor(ruleset)).report;
 }
 
 v1::FileReport ValidateRoyalUrJson(const std::string& text) {
-  return ValidateText("x.json", text, Format::kRoyalUrJson);
+  return ValidateFile("x.json", text, Format::kRoyalUrJson).report;
 }
 
 void ExpectFinding(const v1::FileReport& report, const std::string& code, int line, int column,
@@ -578,11 +578,11 @@ TEST(RgnReadTest, ManyGamesFindingsNameTheGame) {
   ASSERT_EQ(report.findings_size(), 1) << Describe(report);
   EXPECT_EQ(report.findings(0).record_index(), 1);
   EXPECT_EQ(report.findings(0).line(), 8);
-  const ParsedRecords parsed = ReadRgn(good + "\n" + bad + "\n" + good, "finkel");
+  const ParsedRecords parsed = ReadRgn(good + "\n" + bad + "\n" + good, IoFor("finkel"));
   EXPECT_EQ(parsed.entries, 3);
   EXPECT_EQ(parsed.records.size(), 2u);
   // Without a ruleset, every game says so.
-  const ParsedRecords none = ReadRgn(good + "\n" + bad + "\n" + good, "");
+  const ParsedRecords none = ReadRgn(good + "\n" + bad + "\n" + good, IoFor(""));
   ASSERT_EQ(none.findings.size(), 3u);
   for (const v1::Finding& f : none.findings) EXPECT_EQ(f.code(), "ruleset-missing");
 }
@@ -615,7 +615,7 @@ TEST(RgnReadTest, EveryTruncationAndGarbageGivesPlacedFindingsNeverACrash) {
     if (!report.valid()) ExpectEveryFindingPlaced(report, absl::StrCat("garbled ", round));
     if (report.valid()) {
       // What reads as legal writes back.
-      const ParsedRecords parsed = ReadRgn(garbled, "blitz");
+      const ParsedRecords parsed = ReadRgn(garbled, IoFor("blitz"));
       EXPECT_TRUE(WriteRecords(Format::kRgn, parsed.records).ok()) << garbled;
     }
   }

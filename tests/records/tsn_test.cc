@@ -42,8 +42,8 @@ std::string Dump(const v1::FileReport& report) {
   return Dump(std::vector<v1::Finding>(report.findings().begin(), report.findings().end()));
 }
 
-v1::FileReport Validate(absl::string_view text, const RecordIo& io = {}) {
-  return ValidateText("game.tsn", text, Format::kTsn, io);
+v1::FileReport Validate(absl::string_view text, const RulesPolicy& io = {}) {
+  return ValidateFile("game.tsn", text, Format::kTsn, io).report;
 }
 
 // "LINE:COLUMN code" for each finding, with " record R" when the finding
@@ -73,7 +73,7 @@ v1::Finding OnlyFinding(absl::string_view text, absl::string_view code, int line
   return f;
 }
 
-void ExpectValid(absl::string_view text, const RecordIo& io = {}) {
+void ExpectValid(absl::string_view text, const RulesPolicy& io = {}) {
   const v1::FileReport report = Validate(text, io);
   EXPECT_TRUE(report.valid()) << text << "\n" << Dump(report);
 }
@@ -1237,7 +1237,7 @@ TEST(TsnRobustnessTest, LongLinesAndValues) {
 TEST(TsnValidateTest, RulesetOptionJudgesTsnRecords) {
   auto rules = LoadRulesetText("base: \"finkel\"\nid: \"five\"\npieces: 5\n");
   ASSERT_TRUE(rules.ok()) << rules.status();
-  RecordIo io;
+  RulesPolicy io;
   io.rules = *rules;
   io.ruleset = "five";
   ExpectValid("[Ruleset \"five\"]\n\n1. L 3:0-3\n", io);

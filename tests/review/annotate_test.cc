@@ -549,7 +549,7 @@ TEST_P(AnnotateReferenceTest, AnnotatedTsnIsTheSameLegalRecord) {
       options.squares = style;
       auto text = WriteTsn({annotated}, options);
       ASSERT_TRUE(text.ok()) << text.status();
-      const v1::FileReport report = ValidateText("annotated.tsn", *text, Format::kTsn);
+      const v1::FileReport report = ValidateFile("annotated.tsn", *text, Format::kTsn).report;
       EXPECT_TRUE(report.valid()) << report.ShortDebugString() << "\n" << *text;
       const ParsedRecords back = ReadTsn(*text);
       ASSERT_EQ(back.records.size(), 1u);
@@ -922,7 +922,7 @@ TEST(ValuesTest, TsnKeysRoundTrip) {
   const v1::GameRecord annotated = WithAnnotations(record, a);
   auto text = WriteTsn({annotated});
   ASSERT_TRUE(text.ok()) << text.status();
-  EXPECT_TRUE(ValidateText("values.tsn", *text, Format::kTsn).valid()) << *text;
+  EXPECT_TRUE(ValidateFile("values.tsn", *text, Format::kTsn).report.valid()) << *text;
   const ParsedRecords back = ReadTsn(*text);
   ASSERT_EQ(back.records.size(), 1u);
   const v1::GameRecord& got = back.records[0];

@@ -122,19 +122,17 @@ TEST_F(LimitsTest, ActionsAreCountedInEveryInputForm) {
   ServiceOptions options;
   options.max_record_actions = actions - 1;
   Start(options);
-  RecordIo io;
-  io.ruleset = "finkel";
   for (const Format format : {Format::kTsn, Format::kJson, Format::kRgn, Format::kRoyalUrJson}) {
     SCOPED_TRACE(FormatName(format));
     v1::RecordInput input;
-    input.set_text(*WriteRecords(format, games, io));
+    input.set_text(*WriteRecords(format, games));
     input.mutable_ruleset()->set_reference("finkel");
     for (const grpc::Status& status : CallAll(input)) {
       ExpectLimit(status, "input.text",
                   {absl::StrCat(actions, " actions"), absl::StrCat(actions - 1), "--max-record-actions"});
     }
     // One game fits.
-    input.set_text(*WriteRecords(format, std::vector<v1::GameRecord>{games[0]}, io));
+    input.set_text(*WriteRecords(format, std::vector<v1::GameRecord>{games[0]}));
     for (const grpc::Status& status : CallAll(input)) EXPECT_TRUE(status.ok()) << status.error_message();
   }
   v1::RecordInput structured;
