@@ -25,13 +25,6 @@ namespace scribe {
 
 namespace {
 
-v1::Finding MakeFinding(absl::string_view code, std::string message) {
-  v1::Finding f;
-  f.set_code(std::string(code));
-  f.set_message(std::move(message));
-  return f;
-}
-
 namespace pb = google::protobuf;
 
 // The proto3 JSON mapping, for the field types records use, read straight

@@ -90,6 +90,15 @@ class LineIndex {
   std::vector<uint32_t> starts_;
 };
 
+// A finding with no place in a text (a record's rules, a structured
+// record's field).
+inline v1::Finding MakeFinding(absl::string_view code, std::string message) {
+  v1::Finding f;
+  f.set_code(std::string(code));
+  f.set_message(std::move(message));
+  return f;
+}
+
 // A reader's finding at byte `offset` of its text, with the line and
 // column; record_index -1 when the finding belongs to no one record.
 inline v1::Finding MakeFinding(absl::string_view code, std::string message, const LineIndex& lines,

@@ -6,18 +6,9 @@
 #include "absl/strings/str_replace.h"
 #include "engine/ruleset.h"
 #include "records/finding_codes.h"
+#include "records/parsed.h"
 
 namespace scribe {
-namespace {
-
-v1::Finding Finding(absl::string_view code, std::string message) {
-  v1::Finding f;
-  f.set_code(std::string(code));
-  f.set_message(std::move(message));
-  return f;
-}
-
-}  // namespace
 
 RecordRules RulesFor(const v1::GameRecord& record, const RulesPolicy& policy, absl::string_view missing) {
   RecordRules out;
@@ -26,7 +17,7 @@ RecordRules RulesFor(const v1::GameRecord& record, const RulesPolicy& policy, ab
     if (policy.conflict_is_finding && named != policy.ruleset) {
       auto own = LoadRuleset(named);
       if (own.ok() && (*own)->digest != policy.rules->digest) {
-        out.conflict = Finding(codes::kRulesetConflict,
+        out.conflict = MakeFinding(codes::kRulesetConflict,
                                absl::StrCat("the record's ruleset \"", named, "\" (digest ", (*own)->digest,
                                             ") is not the ruleset given, \"", policy.ruleset, "\" (digest ",
                                             policy.rules->digest, "); judged by the record's own"));
@@ -38,7 +29,7 @@ RecordRules RulesFor(const v1::GameRecord& record, const RulesPolicy& policy, ab
     return out;
   }
   if (named.empty()) {
-    out.problem = Finding(codes::kRulesetMissing, std::string(missing));
+    out.problem = MakeFinding(codes::kRulesetMissing, std::string(missing));
     return out;
   }
   auto loaded = LoadRuleset(named);

@@ -16,17 +16,26 @@ failed=0
 skipped=0
 SKIPPED=77
 
+# ran NAME EXPECTED_EXIT COMMAND...: runs the command with stdout+stderr
+# into the caller's `out`; when its exit is not EXPECTED_EXIT, says so,
+# counts a failure and returns 1.
+ran() {
+  local name="$1" want="$2"
+  shift 2
+  out="$("$@" 2>&1)"
+  local rc=$?
+  if [ "$rc" -ne "$want" ]; then
+    echo "FAIL $name: exit $rc, wanted $want"; echo "$out" | head -20; failed=$((failed + 1)); return 1
+  fi
+}
+
 # check NAME EXPECTED_EXIT PATTERN -- COMMAND...: runs the command, checks
 # the exit code and that stdout+stderr match the extended regex PATTERN.
 check() {
   local name="$1" want="$2" pattern="$3"
   shift 4
-  local out rc
-  out="$("$@" 2>&1)"
-  rc=$?
-  if [ "$rc" -ne "$want" ]; then
-    echo "FAIL $name: exit $rc, wanted $want"; echo "$out" | head -20; failed=$((failed + 1)); return
-  fi
+  local out
+  ran "$name" "$want" "$@" || return
   if [ -n "$pattern" ] && ! grep -Eq -- "$pattern" <<<"$out"; then
     echo "FAIL $name: output does not match /$pattern/"; echo "$out" | head -20; failed=$((failed + 1)); return
   fi
@@ -41,12 +50,8 @@ check() {
 absent() {
   local name="$1" want="$2" pattern="$3"
   shift 4
-  local out rc
-  out="$("$@" 2>&1)"
-  rc=$?
-  if [ "$rc" -ne "$want" ]; then
-    echo "FAIL $name: exit $rc, wanted $want"; echo "$out" | head -20; failed=$((failed + 1)); return
-  fi
+  local out
+  ran "$name" "$want" "$@" || return
   if grep -Eaq -- "$pattern" <<<"$out"; then
     echo "FAIL $name: output matches /$pattern/"; grep -Ea -- "$pattern" <<<"$out" | head -5; failed=$((failed + 1)); return
   fi
