@@ -36,8 +36,8 @@ RecordRules RulesFor(const v1::GameRecord& record, const RulesPolicy& policy, ab
   if (!loaded.ok()) {
     const bool unknown = loaded.status().code() == absl::StatusCode::kNotFound;
     // One finding, one line: the problems joined.
-    out.problem = Finding(unknown ? codes::kRulesetUnknown : codes::kRulesetInvalid,
-                          absl::StrReplaceAll(loaded.status().message(), {{"\n", "; "}}));
+    out.problem = MakeFinding(unknown ? codes::kRulesetUnknown : codes::kRulesetInvalid,
+                              absl::StrReplaceAll(loaded.status().message(), {{"\n", "; "}}));
     out.load_error = loaded.status();
     return out;
   }
