@@ -20,6 +20,9 @@ PACKAGES=(
   # the Kubernetes manifests parsed by tests/e2e/k8s_manifest_test.sh, and
   # Python's gRPC as a client of a failover (tests/e2e/failover_test.sh)
   nginx python3-yaml python3-grpcio
+  # the game database: SQLite (embedded) and PostgreSQL 15 (a real server
+  # started by the tests, tests/storage), with libpq
+  libsqlite3-dev sqlite3 postgresql-15 libpq-dev
   # TLS test certificates, made at test time (tests/e2e/tls_test.sh)
   openssl
   # the size check of the source (scripts/check_sizes.py)

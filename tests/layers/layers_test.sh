@@ -27,8 +27,10 @@ declare -A allowed=(
   [analysis]="analysis engine"
   [records]="records engine"
   [review]="review records engine"
+  [games]="games review records engine"
+  [storage]="storage games"
   [service]="service review records analysis engine grpc"
-  [cli]="cli review records analysis engine"
+  [cli]="cli storage games review records analysis engine"
   [bench]="bench review records analysis engine grpc"
   [fuzz]="fuzz service review records analysis engine grpc"
   [tests/common]="tests records engine"
@@ -37,10 +39,12 @@ declare -A allowed=(
   [tests/records]="tests records engine"
   [tests/review]="tests review records engine"
   [tests/service]="tests service review records analysis engine grpc"
+  [tests/games]="tests games review records engine"
+  [tests/storage]="tests storage games review records engine"
 )
-folders=(engine analysis records review service cli bench fuzz tests)
-scanned=(engine analysis records review service cli bench fuzz tests/common tests/engine tests/analysis
-         tests/records tests/review tests/service)
+folders=(engine analysis records review games storage service cli bench fuzz tests)
+scanned=(engine analysis records review games storage service cli bench fuzz tests/common tests/engine
+         tests/analysis tests/records tests/review tests/service tests/games tests/storage)
 
 problems=0
 problem() { echo "$1"; problems=$((problems + 1)); }
@@ -128,6 +132,7 @@ check_target() {
     case "$lib" in
       scribe_engine) layer=engine ;; scribe_analysis) layer=analysis ;; scribe_records) layer=records ;;
       scribe_review) layer=review ;; scribe_service) layer=service ;;
+      scribe_games) layer=games ;; scribe_storage) layer=storage ;;
       scribe_service_proto | scribe_health_proto | gRPC::*) layer=grpc ;;
       *) continue ;;
     esac
