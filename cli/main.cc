@@ -15,6 +15,7 @@
 #include "CLI/CLI.hpp"
 #include "cli/analysis_commands.h"
 #include "cli/command.h"
+#include "cli/database_commands.h"
 #include "cli/common.h"
 #include "cli/record_commands.h"
 #include "cli/review_commands.h"
@@ -39,6 +40,7 @@ int Main(int argc, char** argv) {
   AddPerftCommand(app, registry);
   AddSolveCommands(app, registry);
   AddAnalysisCommands(app, registry);
+  AddDatabaseCommands(app, registry);
 
   try {
     app.parse(argc, argv);

@@ -277,8 +277,10 @@ std::vector<v1::Finding> RecordFindings(Format format, absl::string_view text, c
 
 // JudgeFile and ValidateFile: the one path from a text to its judged
 // records, keeping them or not.
+// `each`, when given, is handed every judged record as it is judged,
+// with whether it is legal (no finding names it); none is kept.
 JudgedFile JudgeText(absl::string_view file_name, absl::string_view text, Format format, const RulesPolicy& policy,
-                     const JudgeOptions& options, bool keep_records) {
+                     const JudgeOptions& options, bool keep_records, const EachJudged* each = nullptr) {
   // Lines and columns are counted from after the mark.
   text = WithoutByteOrderMark(text);
   JudgedFile file;
@@ -300,11 +302,15 @@ JudgedFile JudgeText(absl::string_view file_name, absl::string_view text, Format
     if (!file.over_limit && !file.stopped && StopRequested(limits.stop)) file.stopped = true;
     if (file.over_limit || file.stopped) return;
     JudgedRecord record_judged = Judge(std::move(record), policy, options.referee);
+    const size_t found_before = judged.size();
     for (v1::Finding& f :
          RecordFindings(format, text, source, record_judged.record, record_judged.verdict, index, &lines)) {
       judged.push_back(std::move(f));
     }
-    if (keep_records) {
+    if (each != nullptr) {
+      record_judged.index = index;
+      (*each)(std::move(record_judged), judged.size() == found_before);
+    } else if (keep_records) {
       record_judged.index = index;
       file.records.push_back(std::move(record_judged));
     } else {
@@ -353,6 +359,11 @@ JudgedFile ValidateFile(absl::string_view file_name, absl::string_view text, For
   JudgeOptions options;
   options.limits = limits;
   return JudgeText(file_name, text, format, policy, options, /*keep_records=*/false);
+}
+
+JudgedFile JudgeEach(absl::string_view file_name, absl::string_view text, Format format, const RulesPolicy& policy,
+                     const JudgeOptions& options, const EachJudged& each) {
+  return JudgeText(file_name, text, format, policy, options, /*keep_records=*/false, &each);
 }
 
 }  // namespace scribe

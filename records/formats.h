@@ -20,6 +20,7 @@
 #define SCRIBE_RECORDS_FORMATS_H_
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -123,6 +124,17 @@ JudgedFile JudgeFile(absl::string_view file_name, absl::string_view text, Format
 // nothing past `limits` (JudgedFile::over_limit, stopped).
 JudgedFile ValidateFile(absl::string_view file_name, absl::string_view text, Format format,
                         const RulesPolicy& policy = {}, const JudgeLimits& limits = {});
+
+// A judged record handed over as it is judged, and whether it is legal
+// (no finding names it: neither the referee nor the check of its written
+// form).
+using EachJudged = std::function<void(JudgedRecord&& record, bool legal)>;
+
+// The same judging, handing each record to `each` as it is judged and
+// keeping none (the game database's import): memory bounded by one game
+// for TSN, as ValidateFile. The report is ValidateFile's.
+JudgedFile JudgeEach(absl::string_view file_name, absl::string_view text, Format format, const RulesPolicy& policy,
+                     const JudgeOptions& options, const EachJudged& each);
 
 }  // namespace scribe
 

@@ -1,0 +1,90 @@
+// A stored game's bytes (games/store.h GameRow::identity and ::extra), and
+// the decision of what is the same game.
+//
+// identity: the game itself, everything that decides its course:
+//   u8 version (1)
+//   string start      the position string it starts from (docs/notation.md),
+//                     who moves first included
+//   varint rounds, then per round varint light, varint dark   the throw-off
+//   varint actions, then per action one byte: throw << 4 | c, where c is 0
+//                     for a throw with no move, 1..14 for the (c-1)th legal
+//                     move of the throw (LegalMoves order, by `from`), and
+//                     15 followed by varint k for the kth (never for 7
+//                     pieces; 15 pieces on many squares can need it)
+// (string: varint length, bytes; varint: 7 bits a byte, low first.) So a
+// finkel game of 150 actions is about 170 bytes.
+//
+// extra: what a record carries besides its course, for export: the ruleset
+// reference and digest field as written, the first-player field, the start
+// position as written, the record's comment, every tag, every action's
+// comment. Export rebuilds the record from both and writes it again.
+//
+// The same game: two legal records are one game when they have the same
+// ruleset digest and the same identity, byte for byte (the same start,
+// throw-off, throws and moves). Tags, comments and the format read do not
+// count: the same game from a TSN file and a RoyalUr JSON file is one game
+// with two sources. The FNV-1a 64 hash of digest and identity only finds
+// the candidates; equality of the bytes decides.
+#ifndef SCRIBE_GAMES_GAME_CODEC_H_
+#define SCRIBE_GAMES_GAME_CODEC_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "engine/position.h"
+#include "engine/rules.h"
+#include "engine/types.h"
+#include "records/judged.h"
+#include "scribe/v1/record.pb.h"
+
+namespace scribe::games {
+
+struct EncodedGame {
+  std::string identity;
+  std::string extra;
+};
+
+// The bytes of a legal judged record whose verdict kept its positions
+// (RefereeOptions::keep_positions). INVALID_ARGUMENT for anything else.
+absl::StatusOr<EncodedGame> EncodeGame(const JudgedRecord& judged);
+
+// One action of a decoded game.
+struct PlayedAction {
+  int roll = 0;
+  bool moved = false;
+  Move move;
+};
+
+// A game replayed from its identity: the positions (the start, then the
+// one after each action) and the actions.
+struct ReplayedGame {
+  std::vector<Position> positions;
+  std::vector<PlayedAction> actions;
+  std::vector<std::pair<int, int>> opening;  // throw-off rounds (light, dark)
+  std::optional<Side> winner;
+};
+
+// DATA_LOSS when the bytes are not a game of these rules (a database
+// altered by hand, or a bug): never a crash.
+absl::StatusOr<ReplayedGame> ReplayIdentity(const Rules& rules, absl::string_view identity);
+
+// The record back: the course from `identity`, the rest from `extra`.
+absl::StatusOr<v1::GameRecord> DecodeGame(const Rules& rules, absl::string_view identity, absl::string_view extra);
+
+// FNV-1a 64 of the bytes, continuing from `hash`.
+inline constexpr uint64_t kFnvOffset = 14695981039346656037ull;
+uint64_t Fnv1a64(absl::string_view bytes, uint64_t hash = kFnvOffset);
+
+// The hash a GameRow keeps: FNV-1a 64 of the digest, a 0 byte, the identity.
+uint64_t IdentityHash(absl::string_view digest, absl::string_view identity);
+
+// "2026-03-01" from a Date tag written 2026-03-01 or 2026.03.01 (PGN's
+// form; "??" parts kept as they are); any other text as it is.
+std::string IsoDate(absl::string_view date);
+
+}  // namespace scribe::games
+
+#endif  // SCRIBE_GAMES_GAME_CODEC_H_

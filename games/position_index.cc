@@ -1,0 +1,121 @@
+#include "games/position_index.h"
+
+#include <algorithm>
+#include <climits>
+#include <utility>
+
+
+namespace scribe::games {
+
+absl::StatusOr<std::vector<Posting>> LookUp(Store& store, int64_t ruleset, const PositionKeys& keys, uint64_t key) {
+  absl::StatusOr<std::vector<std::string>> blocks = store.Postings(ruleset, keys.Bucket(key));
+  if (!blocks.ok()) return blocks.status();
+  std::vector<Posting> out;
+  for (const std::string& block : *blocks) {
+    absl::Status s = FindPostings(block, key, &out);
+    if (!s.ok()) return s;
+  }
+  // Runs hold disjoint games, oldest first: already sorted unless two
+  // importers interleaved; a game is in one run only.
+  if (!std::is_sorted(out.begin(), out.end())) std::sort(out.begin(), out.end());
+  return out;
+}
+
+namespace {
+
+// One run read a slice of blocks at a time, in (ruleset, bucket) order.
+class RunReader {
+ public:
+  RunReader(Store& store, int64_t run) : store_(store), run_(run) {}
+  // The next block, or nullptr at the end.
+  absl::StatusOr<const PostingRow*> Next() {
+    if (i_ == rows_.size()) {
+      if (done_) return nullptr;
+      absl::StatusOr<std::vector<PostingRow>> rows = store_.RunPostings(run_, after_, kSlice);
+      if (!rows.ok()) return rows.status();
+      rows_ = std::move(*rows);
+      i_ = 0;
+      done_ = rows_.size() < static_cast<size_t>(kSlice);
+      if (rows_.empty()) return nullptr;
+      after_ = {rows_.back().ruleset, rows_.back().bucket};
+    }
+    return &rows_[i_++];
+  }
+
+ private:
+  static constexpr int kSlice = 256;
+  Store& store_;
+  int64_t run_;
+  std::pair<int64_t, int64_t> after_{INT64_MIN, INT64_MIN};
+  std::vector<PostingRow> rows_;
+  size_t i_ = 0;
+  bool done_ = false;
+};
+
+}  // namespace
+
+absl::Status MergeRuns(Store& store, int64_t older, int64_t newer) {
+  absl::StatusOr<int64_t> merged = store.NewRun();
+  if (!merged.ok()) return merged.status();
+  RunReader a(store, older), b(store, newer);
+  absl::StatusOr<const PostingRow*> x = a.Next(), y = b.Next();
+  std::vector<PostingRow> out;
+  std::vector<Posting> postings;
+  auto flush = [&](bool last) -> absl::Status {
+    if (out.empty() || (!last && out.size() < 256)) return absl::OkStatus();
+    absl::Status s = store.AddPostings(*merged, out);
+    out.clear();
+    return s;
+  };
+  while (true) {
+    if (!x.ok()) return x.status();
+    if (!y.ok()) return y.status();
+    if (*x == nullptr && *y == nullptr) break;
+    const PostingRow* p = *x;
+    const PostingRow* q = *y;
+    const bool take_x = q == nullptr || (p != nullptr && std::make_pair(p->ruleset, p->bucket) <=
+                                                             std::make_pair(q->ruleset, q->bucket));
+    const bool take_y = p == nullptr || (q != nullptr && std::make_pair(q->ruleset, q->bucket) <=
+                                                             std::make_pair(p->ruleset, p->bucket));
+    const PostingRow& first = take_x ? *p : *q;
+    if (take_x && take_y) {
+      postings.clear();
+      absl::Status s = DecodePostings(p->data, &postings);
+      if (s.ok()) s = DecodePostings(q->data, &postings);
+      if (!s.ok()) return s;
+      std::sort(postings.begin(), postings.end());
+      out.push_back(PostingRow{p->ruleset, p->bucket, EncodePostings(postings.data(), postings.data() + postings.size())});
+    } else {
+      out.push_back(first);
+    }
+    if (take_x) x = a.Next();
+    if (take_y) y = b.Next();
+    absl::Status s = flush(false);
+    if (!s.ok()) return s;
+  }
+  absl::Status s = flush(true);
+  if (s.ok()) s = store.DeleteRun(older);
+  if (s.ok()) s = store.DeleteRun(newer);
+  return s;
+}
+
+absl::Status CompactIndex(Store& store) {
+  absl::Status s = store.BeginWrite();
+  if (!s.ok()) return s;
+  while (true) {
+    absl::StatusOr<std::vector<RunRow>> runs = store.Runs();
+    if (!runs.ok()) {
+      s = runs.status();
+      break;
+    }
+    const size_t n = runs->size();
+    if (n < 2 || (*runs)[n - 1].bytes * 2 < (*runs)[n - 2].bytes) break;
+    s = MergeRuns(store, (*runs)[n - 2].run, (*runs)[n - 1].run);
+    if (!s.ok()) break;
+  }
+  if (s.ok()) s = store.Commit();
+  if (!s.ok()) (void)store.Rollback();
+  return s;
+}
+
+}  // namespace scribe::games

@@ -1,0 +1,30 @@
+// The position index over a Store: looking a position up, and merging runs.
+#ifndef SCRIBE_GAMES_POSITION_INDEX_H_
+#define SCRIBE_GAMES_POSITION_INDEX_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "games/postings.h"
+#include "games/position_key.h"
+#include "games/store.h"
+
+namespace scribe::games {
+
+// Every posting of `key` in the ruleset's index, sorted by game, each game
+// once.
+absl::StatusOr<std::vector<Posting>> LookUp(Store& store, int64_t ruleset, const PositionKeys& keys, uint64_t key);
+
+// Merges runs `older` and `newer` into a new run and deletes them (inside
+// a write). Reads and writes a slice of blocks at a time.
+absl::Status MergeRuns(Store& store, int64_t older, int64_t newer);
+
+// Merges the position index's runs so that a lookup reads few blocks: the
+// newest two while the newer is at least half the older's size (so a
+// database of n batches has about log2(n) runs). In one transaction.
+absl::Status CompactIndex(Store& store);
+
+}  // namespace scribe::games
+
+#endif  // SCRIBE_GAMES_POSITION_INDEX_H_

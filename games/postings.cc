@@ -1,0 +1,67 @@
+#include "games/postings.h"
+
+#include "games/varint.h"
+
+namespace scribe::games {
+namespace {
+
+absl::Status Damaged() { return absl::DataLossError("a block of the position index is damaged"); }
+
+// Walks the groups; `want(key)` says whether to decode a group's entries
+// into `out` (false: skip them); stops after a group with key > `stop`.
+template <class Want>
+absl::Status Walk(absl::string_view block, uint64_t stop, Want want, std::vector<Posting>* out) {
+  ByteReader in(block);
+  uint64_t key = 0;
+  if (!in.done() && !in.Varint(&key)) return Damaged();
+  while (!in.done()) {
+    uint64_t head = 0, count = 1;
+    if (!in.Varint(&head)) return Damaged();
+    key += head >> 1;
+    if ((head & 1) == 0 && (!in.Varint(&count) || count < 2 || count > block.size())) return Damaged();
+    if (key > stop) return absl::OkStatus();
+    const bool keep = want(key);
+    int64_t game = 0;
+    for (uint64_t i = 0; i < count; ++i) {
+      uint64_t entry = 0;
+      if (!in.Varint(&entry)) return Damaged();
+      game += static_cast<int64_t>(entry >> 1);
+      if (keep) out->push_back(Posting{key, game, (entry & 1) != 0});
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+std::string EncodePostings(const Posting* begin, const Posting* end) {
+  std::string out;
+  out.reserve(static_cast<size_t>(end - begin) * 4);
+  if (begin == end) return out;
+  uint64_t prev_key = begin->key;
+  PutVarint(&out, prev_key);
+  for (const Posting* p = begin; p != end;) {
+    const Posting* q = p;
+    while (q != end && q->key == p->key) ++q;
+    const uint64_t count = static_cast<uint64_t>(q - p);
+    PutVarint(&out, (p->key - prev_key) << 1 | (count == 1));
+    if (count != 1) PutVarint(&out, count);
+    int64_t prev_game = 0;
+    for (; p != q; ++p) {
+      PutVarint(&out, static_cast<uint64_t>(p->game - prev_game) << 1 | p->shallow);
+      prev_game = p->game;
+    }
+    prev_key = q[-1].key;
+  }
+  return out;
+}
+
+absl::Status DecodePostings(absl::string_view block, std::vector<Posting>* out) {
+  return Walk(block, UINT64_MAX, [](uint64_t) { return true; }, out);
+}
+
+absl::Status FindPostings(absl::string_view block, uint64_t key, std::vector<Posting>* out) {
+  return Walk(block, key, [key](uint64_t k) { return k == key; }, out);
+}
+
+}  // namespace scribe::games

@@ -1,0 +1,54 @@
+// The position index's blocks: which games reached which positions.
+//
+// A posting says a game reached a position (its key, position_key.h). A
+// game posts each position it reaches once, at the first ply it reaches it,
+// and marks it `shallow` when that ply is within the explorer's depth (the
+// explorer's aggregates count it; a deep posting is counted by replaying
+// the game). Postings are stored in blocks, one per (ruleset, bucket) per
+// run (store.h), sorted by key then game, as groups:
+//
+//   block := varint(first key) group+
+//   group := varint(key delta << 1 | single) [varint count if !single]
+//            entry+ (one when single)
+//   entry := varint(game delta << 1 | shallow)
+//
+// The key delta is from the previous group's key (the first group's is
+// 0), the
+// game delta from the previous entry's game in the group (the first from
+// 0). A posting costs about 4 bytes.
+#ifndef SCRIBE_GAMES_POSTINGS_H_
+#define SCRIBE_GAMES_POSTINGS_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/string_view.h"
+
+namespace scribe::games {
+
+struct Posting {
+  uint64_t key = 0;
+  int64_t game = 0;
+  bool shallow = false;
+  friend bool operator<(const Posting& a, const Posting& b) {
+    return a.key != b.key ? a.key < b.key : a.game < b.game;
+  }
+  friend bool operator==(const Posting& a, const Posting& b) {
+    return a.key == b.key && a.game == b.game && a.shallow == b.shallow;
+  }
+};
+
+// [begin, end) sorted, no (key, game) twice.
+std::string EncodePostings(const Posting* begin, const Posting* end);
+
+// Appends the block's postings to `out`; DATA_LOSS for a damaged block.
+absl::Status DecodePostings(absl::string_view block, std::vector<Posting>* out);
+
+// Appends the postings of `key` alone (skipping the other groups' entries).
+absl::Status FindPostings(absl::string_view block, uint64_t key, std::vector<Posting>* out);
+
+}  // namespace scribe::games
+
+#endif  // SCRIBE_GAMES_POSTINGS_H_

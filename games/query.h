@@ -1,0 +1,82 @@
+// Reading a game database: search (by tags, by position), the explorer,
+// player pages, and the records back.
+#ifndef SCRIBE_GAMES_QUERY_H_
+#define SCRIBE_GAMES_QUERY_H_
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "engine/evaluator.h"
+#include "engine/position.h"
+#include "games/rules_cache.h"
+#include "games/store.h"
+#include "scribe/v1/record.pb.h"
+
+namespace scribe::games {
+
+// A position to find, in a ruleset the database holds.
+struct PositionTarget {
+  const KnownRules* rules = nullptr;
+  Position position;
+};
+
+struct SearchQuery {
+  GameQuery games;  // its ruleset is the position's when a position is given
+  std::optional<PositionTarget> position;
+  int64_t offset = 0;
+  int64_t limit = 50;
+};
+
+struct SearchHit {
+  GameRow game;
+  std::optional<int> ply;  // with a position: the first ply the game reached it
+};
+
+struct SearchResult {
+  int64_t total = 0;  // every match, exactly
+  std::vector<SearchHit> hits;
+};
+
+absl::StatusOr<SearchResult> Search(Store& store, const SearchQuery& query);
+
+// One move of the explorer: what was played from the position with a throw.
+struct ExploredMove {
+  int roll = -1;  // -1: the game ended here (or its record did)
+  int from = -1, to = -1;  // -1: no move (a pass)
+  int64_t games = 0, light_wins = 0, dark_wins = 0;
+  std::optional<double> accuracy;  // mean, of the players who chose it (reviewed games)
+  std::optional<double> chance;    // the mover's exact winning chance after it (with an evaluator)
+};
+
+struct Exploration {
+  int64_t games = 0;  // games that reached the position, each once
+  int64_t from_aggregates = 0;  // of them, counted from the explorer's aggregates
+  std::vector<ExploredMove> moves;  // by throw, then most played first
+};
+
+// Exploration of a position; `evaluator` (of its rules), when given, adds
+// each move's winning chance.
+absl::StatusOr<Exploration> Explore(Store& store, const PositionTarget& target, const Evaluator* evaluator);
+
+// A player's page.
+struct PlayerPage {
+  PlayerTotals totals;
+  std::vector<RatingRow> ratings;
+};
+absl::StatusOr<PlayerPage> Player(Store& store, const std::string& name);
+
+// The stored games' records, rebuilt (game_codec.h), `ids` in order.
+absl::StatusOr<std::vector<v1::GameRecord>> Records(Store& store, RulesCache& rules, const std::vector<int64_t>& ids);
+
+// Every game matching `query` (export): handed to `each` in chunks of up
+// to `chunk` records, in the query's order.
+absl::Status ForEachRecords(Store& store, RulesCache& rules, const GameQuery& query, size_t chunk,
+                            const std::function<absl::Status(std::vector<v1::GameRecord>&&)>& each);
+
+}  // namespace scribe::games
+
+#endif  // SCRIBE_GAMES_QUERY_H_

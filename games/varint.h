@@ -1,0 +1,65 @@
+// Unsigned LEB128 varints (7 bits a byte, low first) and length-prefixed
+// strings: the byte encodings of games/ (game_codec.h, postings.h).
+#ifndef SCRIBE_GAMES_VARINT_H_
+#define SCRIBE_GAMES_VARINT_H_
+
+#include <cstdint>
+#include <string>
+
+#include "absl/strings/string_view.h"
+
+namespace scribe::games {
+
+inline void PutVarint(std::string* out, uint64_t v) {
+  while (v >= 0x80) {
+    out->push_back(static_cast<char>((v & 0x7f) | 0x80));
+    v >>= 7;
+  }
+  out->push_back(static_cast<char>(v));
+}
+
+inline void PutString(std::string* out, absl::string_view s) {
+  PutVarint(out, s.size());
+  out->append(s.data(), s.size());
+}
+
+// Reads from the front of `in`, consuming; false when the bytes run out or
+// the varint is longer than 10 bytes.
+class ByteReader {
+ public:
+  explicit ByteReader(absl::string_view in) : in_(in) {}
+  bool Varint(uint64_t* v) {
+    uint64_t result = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+      if (pos_ >= in_.size()) return false;
+      const uint8_t b = static_cast<uint8_t>(in_[pos_++]);
+      result |= static_cast<uint64_t>(b & 0x7f) << shift;
+      if ((b & 0x80) == 0) {
+        *v = result;
+        return true;
+      }
+    }
+    return false;
+  }
+  bool Byte(uint8_t* b) {
+    if (pos_ >= in_.size()) return false;
+    *b = static_cast<uint8_t>(in_[pos_++]);
+    return true;
+  }
+  bool String(std::string* s) {
+    uint64_t n;
+    if (!Varint(&n) || n > in_.size() - pos_) return false;
+    s->assign(in_.data() + pos_, n);
+    pos_ += n;
+    return true;
+  }
+  bool done() const { return pos_ == in_.size(); }
+
+ private:
+  absl::string_view in_;
+  size_t pos_ = 0;
+};
+
+}  // namespace scribe::games
+
+#endif  // SCRIBE_GAMES_VARINT_H_

@@ -1,0 +1,180 @@
+// The game database's bytes (games/game_codec.h, postings.h) and keys
+// (position_key.h), on random games of every preset: a stored game
+// replays to the judged positions and writes back to the same records in
+// every format; the same course is the same identity; damaged bytes are an
+// error, never a crash; blocks of the index decode to what was encoded.
+#include <algorithm>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "engine/position.h"
+#include "engine/random.h"
+#include "engine/ruleset.h"
+#include "games/game_codec.h"
+#include "games/position_key.h"
+#include "games/postings.h"
+#include "gtest/gtest.h"
+#include "rapidcheck.h"
+#include "rapidcheck/gtest.h"
+#include "records/formats.h"
+#include "records/judged.h"
+#include "records/random_game.h"
+#include "tests/common/test_rules.h"
+
+namespace scribe::games {
+namespace {
+
+std::vector<std::string> References() {
+  std::vector<std::string> out;
+  for (const PresetInfo& p : Presets()) out.push_back(p.id);
+  out.push_back("finkel(pieces=5,capture_extra_roll=true)");
+  return out;
+}
+
+JudgedRecord JudgedRandomGame(const std::string& ref, uint64_t seed, int max_actions = INT_MAX) {
+  auto rules = MustLoad(ref);
+  Rng rng(seed);
+  RandomGameOptions options = ScribePlayOptions(*rules, ref, seed);
+  options.max_actions = max_actions;
+  RefereeOptions referee;
+  referee.keep_positions = true;
+  return Judge(RandomGame(*rules, rng, options), {}, referee);
+}
+
+class CodecTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(CodecTest, ReplaysToTheJudgedPositionsAndWritesTheSameRecords) {
+  for (uint64_t seed = 1; seed <= 20; ++seed) {
+    // Finished games, and games cut short (some records stop mid-game).
+    const JudgedRecord judged = JudgedRandomGame(GetParam(), seed, seed % 4 == 0 ? 7 * static_cast<int>(seed) : INT_MAX);
+    ASSERT_TRUE(judged.verdict.valid()) << GetParam() << " seed " << seed;
+    auto encoded = EncodeGame(judged);
+    ASSERT_TRUE(encoded.ok()) << encoded.status();
+    const Rules& rules = *judged.verdict.rules;
+    auto replayed = ReplayIdentity(rules, encoded->identity);
+    ASSERT_TRUE(replayed.ok()) << replayed.status();
+    EXPECT_EQ(replayed->positions, judged.verdict.positions) << GetParam() << " seed " << seed;
+    EXPECT_EQ(replayed->winner, judged.verdict.winner);
+    auto decoded = DecodeGame(rules, encoded->identity, encoded->extra);
+    ASSERT_TRUE(decoded.ok()) << decoded.status();
+    for (Format f : {Format::kTsn, Format::kJson, Format::kRgn, Format::kRoyalUrJson}) {
+      auto original = WriteRecords(f, std::vector<JudgedRecord>{judged});
+      auto again = WriteRecords(f, std::vector<v1::GameRecord>{*decoded});
+      ASSERT_EQ(original.ok(), again.ok()) << FormatName(f) << ": " << original.status() << " / " << again.status();
+      if (original.ok()) {
+        EXPECT_EQ(*again, *original) << FormatName(f) << " " << GetParam() << " seed " << seed;
+      }
+    }
+  }
+}
+
+TEST_P(CodecTest, TheSameCourseIsTheSameIdentityWhateverTheTags) {
+  JudgedRecord a = JudgedRandomGame(GetParam(), 5);
+  JudgedRecord b = a;
+  (*b.record.mutable_tags())["Event"] = "elsewhere";
+  b.record.mutable_actions(0)->set_comment("a comment");
+  auto ea = EncodeGame(a), eb = EncodeGame(b);
+  ASSERT_TRUE(ea.ok() && eb.ok());
+  EXPECT_EQ(ea->identity, eb->identity);
+  EXPECT_NE(ea->extra, eb->extra);
+  // Another game is another identity.
+  auto ec = EncodeGame(JudgedRandomGame(GetParam(), 6));
+  ASSERT_TRUE(ec.ok());
+  EXPECT_NE(ea->identity, ec->identity);
+}
+
+INSTANTIATE_TEST_SUITE_P(Presets, CodecTest, ::testing::ValuesIn(References()),
+                         [](const auto& info) {
+                           std::string name = info.param;
+                           for (char& c : name) if (!isalnum(static_cast<unsigned char>(c))) c = '_';
+                           return name;
+                         });
+
+TEST(CodecTest, IllegalOrUnkeptRecordsAreRefused) {
+  JudgedRecord judged = JudgedRandomGame("finkel", 3);
+  JudgedRecord no_positions = judged;
+  no_positions.verdict.positions.clear();
+  EXPECT_EQ(EncodeGame(no_positions).status().code(), absl::StatusCode::kInvalidArgument);
+  judged.record.mutable_actions(0)->set_roll(3 - judged.record.actions(0).roll() + 1);
+  RefereeOptions referee;
+  referee.keep_positions = true;
+  EXPECT_FALSE(EncodeGame(Judge(judged.record, {}, referee)).ok());
+}
+
+RC_GTEST_PROP(CodecProperties, DamagedBytesAreAnErrorNeverACrash, (uint64_t seed, size_t at, uint8_t value)) {
+  const JudgedRecord judged = JudgedRandomGame("finkel", seed % 1000);
+  auto encoded = EncodeGame(judged);
+  RC_ASSERT(encoded.ok());
+  std::string identity = encoded->identity;
+  identity[at % identity.size()] = static_cast<char>(value);
+  auto replayed = ReplayIdentity(*judged.verdict.rules, identity);
+  RC_ASSERT(replayed.ok() || replayed.status().code() == absl::StatusCode::kDataLoss);
+  std::string extra = encoded->extra;
+  extra.resize(at % extra.size());
+  auto decoded = DecodeGame(*judged.verdict.rules, encoded->identity, extra);
+  RC_ASSERT(decoded.status().code() == absl::StatusCode::kDataLoss);
+}
+
+TEST(PositionKeysTest, RanksAreDistinctPerPositionAndSideAndFinishedGamesHash) {
+  auto rules = MustLoad("finkel");
+  PositionKeys keys(*rules);
+  ASSERT_TRUE(keys.ranked());
+  std::map<uint64_t, Position> seen;
+  for (uint64_t seed = 1; seed <= 30; ++seed) {
+    const JudgedRecord judged = JudgedRandomGame("finkel", seed);
+    for (const Position& p : judged.verdict.positions) {
+      const uint64_t key = keys.Key(p);
+      EXPECT_EQ(PositionKeys::IsHash(key), IsOver(*rules, p));
+      if (!PositionKeys::IsHash(key)) {
+        EXPECT_EQ(key & 1, static_cast<uint64_t>(p.to_move));
+      }
+      auto [it, added] = seen.emplace(key, p);
+      EXPECT_TRUE(added || it->second == p) << "two positions with key " << key;
+    }
+  }
+  // The same board with the other side to move is another key.
+  Position start = StartPosition(*rules, kLight);
+  Position dark = StartPosition(*rules, kDark);
+  EXPECT_NE(keys.Key(start), keys.Key(dark));
+  // Rules the index does not rank hash every position.
+  auto skiriuk = MustLoad("skiriuk");
+  PositionKeys hashed(*skiriuk);
+  EXPECT_FALSE(hashed.ranked());
+  EXPECT_TRUE(PositionKeys::IsHash(hashed.Key(StartPosition(*skiriuk, kLight))));
+}
+
+RC_GTEST_PROP(PostingsProperties, BlocksDecodeToWhatWasEncoded, ()) {
+  const bool hashed = *rc::gen::arbitrary<bool>();
+  auto entries = *rc::gen::container<std::vector<std::tuple<uint64_t, int64_t, bool>>>(
+      rc::gen::tuple(rc::gen::inRange<uint64_t>(0, 200), rc::gen::inRange<int64_t>(1, 5000000),
+                     rc::gen::arbitrary<bool>()));
+  std::vector<Posting> postings;
+  std::set<std::pair<uint64_t, int64_t>> seen;
+  for (const auto& [k, g, s] : entries) {
+    const uint64_t key = hashed ? (k * 0x9e3779b97f4a7c15ull) | (uint64_t{1} << 63) : k;
+    if (seen.insert({key, g}).second) postings.push_back(Posting{key, g, s});
+  }
+  std::sort(postings.begin(), postings.end());
+  const std::string block = EncodePostings(postings.data(), postings.data() + postings.size());
+  std::vector<Posting> back;
+  RC_ASSERT(DecodePostings(block, &back).ok());
+  RC_ASSERT(back == postings);
+  if (!postings.empty()) {
+    const uint64_t key = postings[*rc::gen::inRange<size_t>(0, postings.size())].key;
+    std::vector<Posting> found, expected;
+    RC_ASSERT(FindPostings(block, key, &found).ok());
+    for (const Posting& p : postings) {
+      if (p.key == key) expected.push_back(p);
+    }
+    RC_ASSERT(found == expected);
+    // A cut block is damaged, not misread silently as fewer postings: a
+    // cut in the middle of a group fails.
+    std::vector<Posting> cut;
+    const absl::Status s = DecodePostings(absl::string_view(block).substr(0, block.size() - 1), &cut);
+    RC_ASSERT(!s.ok() || cut.size() < postings.size());
+  }
+}
+
+}  // namespace
+}  // namespace scribe::games
