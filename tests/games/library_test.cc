@@ -1,0 +1,223 @@
+// The game database end to end through games/ (import, search, explore,
+// export), on every backend (tests/storage/test_backends.h: a real SQLite
+// file and a real PostgreSQL server): random games of every preset go in,
+// and the same records come out; the explorer's counts equal a recount
+// from the records; a position search finds each game at the ply it
+// reached the position, and only games that reach it; importing again adds
+// nothing; the same game from two sources is one game.
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "engine/position.h"
+#include "engine/random.h"
+#include "engine/ruleset.h"
+#include "games/import.h"
+#include "games/query.h"
+#include "games/rules_cache.h"
+#include "gtest/gtest.h"
+#include "records/formats.h"
+#include "records/judged.h"
+#include "records/random_game.h"
+#include "storage/open_store.h"
+#include "tests/common/test_rules.h"
+#include "tests/storage/test_backends.h"
+
+namespace scribe::games {
+namespace {
+
+JudgedRecord RandomJudged(const std::string& ref, uint64_t seed, int max_actions = INT_MAX) {
+  auto rules = MustLoad(ref);
+  Rng rng(seed);
+  RandomGameOptions options = ScribePlayOptions(*rules, ref, seed);
+  options.max_actions = max_actions;
+  options.tags["Light"] = "player" + std::to_string(seed % 5);
+  options.tags["Dark"] = "player" + std::to_string((seed + 2) % 5);
+  options.tags["Date"] = "2026-0" + std::to_string(1 + seed % 9) + "-1" + std::to_string(seed % 10);
+  RefereeOptions referee;
+  referee.keep_positions = true;
+  return Judge(RandomGame(*rules, rng, options), {}, referee);
+}
+
+class LibraryTest : public ::testing::TestWithParam<storage::TestBackend> {
+ protected:
+  void SetUp() override {
+    auto store = storage::OpenStore(GetParam().make_location(), storage::OpenMode::kCreate);
+    ASSERT_TRUE(store.ok()) << store.status();
+    store_ = *std::move(store);
+  }
+  // Imports `records` as records 0.. of `file`, `batch` games a batch.
+  ImportCounts Import(const std::vector<JudgedRecord>& records, const std::string& file, int batch = 1000) {
+    ImportOptions options;
+    options.batch_games = batch;
+    auto importer = Importer::Start(*store_, options);
+    EXPECT_TRUE(importer.ok()) << importer.status();
+    if (!importer.ok()) return {};
+    for (size_t i = 0; i < records.size(); ++i) {
+      absl::Status s = (*importer)->Add(records[i], file, static_cast<int64_t>(i));
+      EXPECT_TRUE(s.ok()) << s;
+    }
+    absl::Status s = (*importer)->Finish();
+    EXPECT_TRUE(s.ok()) << s;
+    return (*importer)->counts();
+  }
+  void SetDepth(int depth) {
+    ASSERT_TRUE(store_->BeginWrite().ok());
+    ASSERT_TRUE(store_->SetSetting("explorer_depth", std::to_string(depth)).ok());
+    ASSERT_TRUE(store_->Commit().ok());
+  }
+  std::unique_ptr<Store> store_;
+};
+
+TEST_P(LibraryTest, EveryPresetGoesInAndTheSameRecordsComeOut) {
+  std::vector<JudgedRecord> records;
+  for (const PresetInfo& p : Presets()) {
+    for (uint64_t seed = 1; seed <= 4; ++seed) records.push_back(RandomJudged(p.id, seed, seed == 4 ? 9 : INT_MAX));
+  }
+  const ImportCounts counts = Import(records, "/games/all.tsn", 7);
+  EXPECT_EQ(counts.added, static_cast<int64_t>(records.size()));
+  RulesCache rules(*store_);
+  std::vector<v1::GameRecord> out;
+  ASSERT_TRUE(ForEachRecords(*store_, rules, GameQuery{}, 5, [&](std::vector<v1::GameRecord>&& chunk) {
+                out.insert(out.end(), chunk.begin(), chunk.end());
+                return absl::OkStatus();
+              }).ok());
+  ASSERT_EQ(out.size(), records.size());
+  for (size_t i = 0; i < records.size(); ++i) {
+    for (Format f : {Format::kTsn, Format::kJson}) {
+      auto want = WriteRecords(f, std::vector<JudgedRecord>{records[i]});
+      auto got = WriteRecords(f, std::vector<v1::GameRecord>{out[i]});
+      ASSERT_TRUE(want.ok() && got.ok());
+      EXPECT_EQ(*got, *want) << "game " << i + 1 << " " << records[i].record.ruleset();
+    }
+  }
+}
+
+TEST_P(LibraryTest, ImportingAgainAddsNothingAndTheSameGameIsOneGameWithTwoSources) {
+  std::vector<JudgedRecord> records;
+  for (uint64_t seed = 1; seed <= 30; ++seed) records.push_back(RandomJudged("finkel", seed));
+  EXPECT_EQ(Import(records, "/a.tsn", 8).added, 30);
+  const ImportCounts again = Import(records, "/a.tsn", 8);
+  EXPECT_EQ(again.added, 0);
+  EXPECT_EQ(again.known_sources, 30);
+  // The same games with other tags from another file: new sources only.
+  std::vector<JudgedRecord> retagged = records;
+  for (JudgedRecord& r : retagged) (*r.record.mutable_tags())["Event"] = "elsewhere";
+  const ImportCounts other = Import(retagged, "/b.json", 8);
+  EXPECT_EQ(other.added, 0);
+  EXPECT_EQ(other.new_sources, 30);
+  auto total = store_->CountGames(GameQuery{});
+  ASSERT_TRUE(total.ok());
+  EXPECT_EQ(*total, 30);
+  auto sources = store_->Sources(1);
+  ASSERT_TRUE(sources.ok());
+  ASSERT_EQ(sources->size(), 2u);
+  // The first record's tags are the game's.
+  GameQuery q;
+  q.event = "elsewhere";
+  EXPECT_EQ(*store_->CountGames(q), 0);
+}
+
+// The games reaching `pos`, and the first ply each reaches it, recounted
+// from the judged records.
+std::map<size_t, int> Recount(const std::vector<JudgedRecord>& records, const Position& pos) {
+  std::map<size_t, int> out;
+  for (size_t i = 0; i < records.size(); ++i) {
+    const auto& ps = records[i].verdict.positions;
+    auto it = std::find(ps.begin(), ps.end(), pos);
+    if (it != ps.end()) out[i] = static_cast<int>(it - ps.begin());
+  }
+  return out;
+}
+
+void CheckSearchAndExplore(Store& store, const std::vector<JudgedRecord>& records, const std::string& ref) {
+  RulesCache cache(store);
+  auto known = cache.ByDigest(records[0].verdict.rules->digest);
+  ASSERT_TRUE(known.ok()) << known.status();
+  Rng rng(42);
+  for (int trial = 0; trial < 40; ++trial) {
+    const size_t g = rng.Below(records.size());
+    const auto& ps = records[g].verdict.positions;
+    // Early plies (shared by many games) and late ones.
+    const size_t ply = trial % 2 == 0 ? rng.Below(std::min<size_t>(ps.size(), 6)) : rng.Below(ps.size());
+    const Position pos = ps[ply];
+    const std::map<size_t, int> expected = Recount(records, pos);
+    SearchQuery q;
+    q.position = PositionTarget{*known, pos};
+    q.limit = -1;
+    auto found = Search(store, q);
+    ASSERT_TRUE(found.ok()) << found.status();
+    EXPECT_EQ(found->total, static_cast<int64_t>(expected.size())) << ref << " trial " << trial;
+    std::map<size_t, int> got;
+    for (const SearchHit& h : found->hits) got[static_cast<size_t>(h.game.id - 1)] = h.ply.value_or(-1);
+    EXPECT_EQ(got, expected) << ref << " trial " << trial;
+    // The explorer: every game once, each move with the games that made it.
+    auto explored = Explore(store, PositionTarget{*known, pos}, nullptr);
+    ASSERT_TRUE(explored.ok()) << explored.status();
+    EXPECT_EQ(explored->games, static_cast<int64_t>(expected.size()));
+    std::map<std::tuple<int, int, int>, std::tuple<int64_t, int64_t, int64_t>> recount, counted;
+    for (const auto& [i, at] : expected) {
+      const v1::GameRecord& r = records[i].record;
+      int roll = -1, from = -1, to = -1;
+      if (at < r.actions_size()) {
+        roll = r.actions(at).roll();
+        if (records[i].verdict.outcomes[at].moved) {
+          from = r.actions(at).from();
+          to = r.actions(at).to();
+        }
+      }
+      auto& [n, lw, dw] = recount[{roll, from, to}];
+      ++n;
+      lw += records[i].verdict.winner == kLight;
+      dw += records[i].verdict.winner == kDark;
+    }
+    for (const ExploredMove& m : explored->moves) counted[{m.roll, m.from, m.to}] = {m.games, m.light_wins, m.dark_wins};
+    EXPECT_EQ(counted, recount) << ref << " trial " << trial;
+  }
+}
+
+TEST_P(LibraryTest, SearchAndExplorerAgreeWithARecountOverBatchesAndDepths) {
+  for (const std::string ref : {"finkel", "skiriuk"}) {
+    SetUp();
+    SetDepth(3);  // both the aggregates and the games past them
+    std::vector<JudgedRecord> records;
+    for (uint64_t seed = 1; seed <= 60; ++seed) records.push_back(RandomJudged(ref, seed, seed % 7 == 0 ? 20 : INT_MAX));
+    // Several batches: several runs of the index, merged or not.
+    Import(std::vector<JudgedRecord>(records.begin(), records.begin() + 25), "/one", 6);
+    Import(std::vector<JudgedRecord>(records.begin() + 25, records.end()), "/two", 11);
+    // Ids follow the records (each game new): game id - 1 is its index.
+    CheckSearchAndExplore(*store_, records, ref);
+  }
+}
+
+TEST_P(LibraryTest, TagSearchesMatchHostileTextLiterally) {
+  std::vector<JudgedRecord> records;
+  const std::vector<std::string> names = {"'); DROP TABLE games;--", "%", "_", "a\"b", "O'Brien", "Ann"};
+  for (size_t i = 0; i < names.size(); ++i) {
+    JudgedRecord r = RandomJudged("finkel", 100 + i, 12);
+    (*r.record.mutable_tags())["Light"] = names[i];
+    records.push_back(r);
+  }
+  Import(records, "/hostile.tsn");
+  for (size_t i = 0; i < names.size(); ++i) {
+    GameQuery q;
+    q.player = names[i];
+    SearchQuery sq;
+    sq.games = q;
+    auto found = Search(*store_, sq);
+    ASSERT_TRUE(found.ok()) << found.status();
+    ASSERT_EQ(found->total, 1) << names[i];
+    EXPECT_EQ(found->hits[0].game.light, names[i]);
+  }
+  EXPECT_EQ(*store_->CountGames(GameQuery{}), static_cast<int64_t>(names.size()));
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, LibraryTest, ::testing::ValuesIn(storage::TestBackends()),
+                         [](const auto& info) { return info.param.name; });
+
+}  // namespace
+}  // namespace scribe::games
