@@ -5,7 +5,10 @@
 
 #include <atomic>
 #include <filesystem>
+#include <iostream>
 #include <system_error>
+
+#include "tests/storage/postgres_server.h"
 
 namespace scribe::storage {
 namespace {
@@ -35,11 +38,29 @@ std::string NewSqliteFile() {
   return (folder.path() / ("games-" + std::to_string(++count) + ".db")).string();
 }
 
+// A new empty database on this test program's PostgreSQL server (started
+// on first use). When the server cannot start, a URL nothing answers, so
+// the test fails saying it cannot reach the server (and this says why).
+std::string NewPostgresDatabase() {
+  auto server = testing::PostgresServer::Shared();
+  if (!server.ok()) {
+    std::cerr << "no PostgreSQL server for the tests: " << server.status() << "\n";
+    return "postgresql://scribe@127.0.0.1:1/no-server";
+  }
+  auto url = (*server)->NewDatabase();
+  if (!url.ok()) {
+    std::cerr << "no new PostgreSQL database: " << url.status() << "\n";
+    return "postgresql://scribe@127.0.0.1:1/no-database";
+  }
+  return *url;
+}
+
 }  // namespace
 
 std::vector<TestBackend> TestBackends() {
   return {
       {"sqlite", NewSqliteFile},
+      {"postgres", NewPostgresDatabase},
   };
 }
 
