@@ -35,7 +35,7 @@ struct MatchCliOptions {
   std::string format = "text";
   // --records: the games as TSN, with these tags.
   std::string records;
-  std::string light_name, dark_name;  // default: the bots' strengths
+  std::optional<std::string> light_name, dark_name;  // default: the bots' strengths
   std::string event = "scribe match";
   std::string date;  // the first game's; empty: no Date tag
   int games_per_day = 1;
@@ -131,8 +131,8 @@ absl::StatusOr<RecordTags> RecordOptions(const MatchCliOptions& o, const Rules& 
                                          const Bot& dark) {
   RecordTags tags;
   tags.ruleset = RulesetReference(rules, o.ruleset);
-  tags.light = o.light_name.empty() ? light.name() : o.light_name;
-  tags.dark = o.dark_name.empty() ? dark.name() : o.dark_name;
+  tags.light = o.light_name.value_or(light.name());
+  tags.dark = o.dark_name.value_or(dark.name());
   tags.event = o.event;
   for (const auto& [flag, text] : {std::pair<const char*, const std::string&>{"--light-name", tags.light},
                                    {"--dark-name", tags.dark},
