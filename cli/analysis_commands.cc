@@ -12,7 +12,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "cli/common.h"
-#include "engine/bots.h"
+#include "cli/match_command.h"
 #include "engine/evaluator.h"
 #include "engine/position.h"
 #include "engine/ruleset.h"
@@ -33,16 +33,6 @@ struct SuggestOptions {
   int depth = 2;
   std::string format = "text";
   bool tiles = false;
-};
-
-struct MatchCliOptions {
-  std::string ruleset;
-  std::string light;
-  std::string dark;
-  int games = 100;
-  uint64_t seed = 1;
-  std::string table;
-  std::string format = "text";
 };
 
 int Usage(absl::string_view command, absl::string_view message) {
@@ -161,83 +151,6 @@ int CmdSuggest(const SuggestOptions& o) {
   return kExitOk;
 }
 
-int CmdMatch(const MatchCliOptions& o) {
-  auto loaded = CliRuleset(o.ruleset);
-  if (!loaded.ok()) return RulesetError(loaded.status());
-  const std::shared_ptr<const Rules> rules = *loaded;
-  auto light_spec = ParseBotSpec(o.light);
-  if (!light_spec.ok()) return Usage("match", absl::StrCat("--light: ", light_spec.status().message()));
-  auto dark_spec = ParseBotSpec(o.dark);
-  if (!dark_spec.ok()) return Usage("match", absl::StrCat("--dark: ", dark_spec.status().message()));
-  std::shared_ptr<const Evaluator> table;
-  const bool wants_table =
-      light_spec->kind == BotSpec::Kind::kPerfect || dark_spec->kind == BotSpec::Kind::kPerfect;
-  if (wants_table && o.table.empty()) {
-    return Usage("match", "the perfect bot plays by a solved table: give one with --table FILE");
-  }
-  if (!o.table.empty()) {
-    auto opened = OpenTableFor(o.table, rules);
-    if (!opened.ok()) return Usage("match", opened.status().message());
-    table = *opened;
-  }
-  // Each bot its own generator (a random bot's choices), apart from the
-  // dice's: the same seed plays the same match.
-  auto light = MakeBot(*light_spec, rules, table, o.seed ^ 0x6c69676874ULL);
-  if (!light.ok()) return Usage("match", absl::StrCat("--light: ", light.status().message()));
-  auto dark = MakeBot(*dark_spec, rules, table, o.seed ^ 0x6461726bULL);
-  if (!dark.ok()) return Usage("match", absl::StrCat("--dark: ", dark.status().message()));
-
-  MatchOptions options;
-  options.games = o.games;
-  options.seed = o.seed;
-  const MatchResult r = PlayMatch(*rules, **light, **dark, options);
-  const std::string name = RulesetReference(*rules, o.ruleset);
-  const bool throw_off = rules->opening == v1::OPENING_THROW_OFF;
-  const std::string who_starts =
-      throw_off ? "a throw-off decides who starts each game" : "light starts the odd games, dark the even ones";
-
-  if (o.format == "json") {
-    nlohmann::ordered_json out;
-    out["ruleset"] = name;
-    out["digest"] = rules->digest;
-    out["games"] = r.games;
-    out["seed"] = o.seed;
-    out["opening"] = throw_off ? "throw-off" : "alternate";
-    nlohmann::ordered_json sides = nlohmann::ordered_json::array();
-    for (Side s : {kLight, kDark}) {
-      const Interval ci = WilsonInterval(r.wins[s], r.games);
-      nlohmann::ordered_json j;
-      j["side"] = SideName(s);
-      j["bot"] = (s == kLight ? *light : *dark)->name();
-      j["wins"] = r.wins[s];
-      j["win_rate"] = r.games > 0 ? static_cast<double>(r.wins[s]) / r.games : 0.0;
-      j["ci95_low"] = ci.low;
-      j["ci95_high"] = ci.high;
-      j["first"] = r.first[s];
-      sides.push_back(std::move(j));
-    }
-    out["sides"] = std::move(sides);
-    out["unfinished"] = r.unfinished;
-    out["mean_throws"] = r.MeanThrows();
-    out["mean_moves"] = r.games > 0 ? static_cast<double>(r.moves) / r.games : 0.0;
-    std::cout << out.dump(2) << "\n";
-    return kExitOk;
-  }
-
-  std::cout << absl::StrFormat("%s, %d games, seed %d (%s)\n", TerminalText(name), r.games, o.seed, who_starts);
-  for (Side s : {kLight, kDark}) {
-    const Interval ci = WilsonInterval(r.wins[s], r.games);
-    const double rate = r.games > 0 ? static_cast<double>(r.wins[s]) / r.games : 0.0;
-    std::cout << absl::StrFormat("%-5s %-10s %6d wins  %7.2f%%  95%% CI [%.2f%%, %.2f%%]  (started %d)\n", SideName(s),
-                                 TerminalText((s == kLight ? *light : *dark)->name()), r.wins[s], 100 * rate, 100 * ci.low,
-                                 100 * ci.high, r.first[s]);
-  }
-  if (r.unfinished > 0) std::cout << r.unfinished << " games stopped unfinished\n";
-  std::cout << absl::StrFormat("average game length: %.1f throws (%.1f moves)\n", r.MeanThrows(),
-                               r.games > 0 ? static_cast<double>(r.moves) / r.games : 0.0);
-  return kExitOk;
-}
-
 }  // namespace
 
 void AddAnalysisCommands(CLI::App& app, CommandRegistry& registry) {
@@ -255,15 +168,7 @@ void AddAnalysisCommands(CLI::App& app, CommandRegistry& registry) {
   suggest->add_option("--format", s.format, "text or json")->check(CLI::IsMember({"text", "json"}));
   suggest->add_flag("--tiles", s.tiles, "squares as tile names (A4) instead of path numbers");
 
-  auto [match, m] = registry.Add(app, "match", "Play games between two computer opponents; win rates", CmdMatch);
-  match->add_option("--ruleset", m.ruleset, "ruleset reference or file")->required();
-  match->add_option("--light", m.light, "light's bot: perfect, search:N, heuristic or random")->required();
-  match->add_option("--dark", m.dark, "dark's bot: perfect, search:N, heuristic or random")->required();
-  match->add_option("--games", m.games, "games to play")->required()->check(CLI::Range(1, 100000000));
-  match->add_option("--seed", m.seed, "random seed (same seed, same match)")
-      ->check(SeedNumber());
-  match->add_option("--table", m.table, "the solved table the perfect bot plays by");
-  match->add_option("--format", m.format, "text or json")->check(CLI::IsMember({"text", "json"}));
+  AddMatchCommand(app, registry);
 }
 
 }  // namespace scribe

@@ -9,7 +9,7 @@
 
 namespace scribe {
 
-// Adds suggest and match. Their exit code is 0, or 2 for a usage error: a
+// Adds suggest, and match (cli/match_command.h). Their exit code is 0, or 2 for a usage error: a
 // bad ruleset, position, throw, bot or table.
 void AddAnalysisCommands(CLI::App& app, CommandRegistry& registry);
 

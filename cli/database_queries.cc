@@ -13,6 +13,7 @@
 #include "cli/database_commands.h"
 #include "engine/ruleset.h"
 #include "games/query.h"
+#include "games/rating.h"
 #include "games/rules_cache.h"
 #include "nlohmann/json.hpp"
 #include "records/formats.h"
@@ -233,6 +234,13 @@ int CmdPlayer(const PlayerOptions& o) {
   auto page = games::Player(*store, o.name);
   if (!page.ok()) return DatabaseError("player", page.status());
   const games::PlayerTotals& t = page->totals;
+  if (t.games == 0) {
+    return DatabaseError("player", absl::NotFoundError(absl::StrCat("no game of a player named \"", o.name,
+                                                                    "\" (names are matched exactly)")));
+  }
+  if (!o.svg.empty() && !WriteOutputFile("db player", o.svg, games::RatingSvg(page->ratings, o.name))) {
+    return kExitUsage;
+  }
   if (o.format == "json") {
     nlohmann::ordered_json out = {{"player", o.name}, {"games", t.games}, {"wins", t.wins}, {"losses", t.losses},
                                   {"unfinished", t.unfinished}, {"as_light", t.as_light}, {"reviewed", t.reviewed}};

@@ -128,7 +128,8 @@ absl::StatusOr<std::unique_ptr<Bot>> MakeBot(const BotSpec& spec, std::shared_pt
   return absl::InvalidArgumentError("unknown bot kind");
 }
 
-GameResult PlayGame(const Rules& rules, Bot& light, Bot& dark, Side first, Rng& dice, int max_throws) {
+GameResult PlayGame(const Rules& rules, Bot& light, Bot& dark, Side first, Rng& dice, int max_throws,
+                    GameLog* log) {
   GameResult result;
   result.first = first;
   Position pos = StartPosition(rules, first);
@@ -138,6 +139,7 @@ GameResult PlayGame(const Rules& rules, Bot& light, Bot& dark, Side first, Rng& 
     const int roll = dice.Throw(rules);
     ++result.throws;
     const std::optional<Move> move = bots[pos.to_move]->Choose(pos, roll);
+    if (log != nullptr) log->throws.push_back({roll, move});
     if (!move) {
       PassTurn(&pos);
       continue;
@@ -149,11 +151,12 @@ GameResult PlayGame(const Rules& rules, Bot& light, Bot& dark, Side first, Rng& 
   return result;
 }
 
-Side FirstToThrow(const Rules& rules, int index, Rng& dice) {
+Side FirstToThrow(const Rules& rules, int index, Rng& dice, std::vector<GameLog::Round>* throw_off) {
   if (rules.opening == v1::OPENING_THROW_OFF) {
     while (true) {
       const int l = dice.Throw(rules);
       const int d = dice.Throw(rules);
+      if (throw_off != nullptr) throw_off->push_back({l, d});
       if (l != d) return l > d ? kLight : kDark;
     }
   }
@@ -163,9 +166,13 @@ Side FirstToThrow(const Rules& rules, int index, Rng& dice) {
 MatchResult PlayMatch(const Rules& rules, Bot& light, Bot& dark, const MatchOptions& options) {
   MatchResult match;
   Rng dice(options.seed);
+  GameLog log;
+  GameLog* logged = options.on_game ? &log : nullptr;
   for (int g = 0; g < options.games; ++g) {
-    const Side first = FirstToThrow(rules, g, dice);
-    const GameResult game = PlayGame(rules, light, dark, first, dice, options.max_throws);
+    log = {};
+    const Side first = FirstToThrow(rules, g, dice, logged ? &log.throw_off : nullptr);
+    const GameResult game = PlayGame(rules, light, dark, first, dice, options.max_throws, logged);
+    if (logged) options.on_game(g, game, log);
     ++match.games;
     ++match.first[first];
     if (game.winner) ++match.wins[*game.winner];

@@ -17,9 +17,11 @@
 #define SCRIBE_ENGINE_BOTS_H_
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
@@ -113,18 +115,40 @@ struct GameResult {
   int throws = 0;  // throws made, passes included (a record's actions)
   int moves = 0;   // of them, throws with a move
 };
-GameResult PlayGame(const Rules& rules, Bot& light, Bot& dark, Side first, Rng& dice, int max_throws = 100000);
+
+// A game as played, for its record: the throw-off, when one decided who
+// started (each round light's throw, then dark's), and every throw with the
+// move made (none: a pass).
+struct GameLog {
+  struct Round {
+    int light = 0, dark = 0;
+  };
+  struct Throw {
+    int roll = 0;
+    std::optional<Move> move;
+  };
+  std::vector<Round> throw_off;
+  std::vector<Throw> throws;
+};
+
+// With `log`, every throw is appended to log->throws.
+GameResult PlayGame(const Rules& rules, Bot& light, Bot& dark, Side first, Rng& dice, int max_throws = 100000,
+                    GameLog* log = nullptr);
 
 // Who throws first in game `index` (0-based) of a match: for rules whose
 // opening is a throw-off (OPENING_THROW_OFF), both sides throw with `dice`
 // until the throws differ and the higher one starts, as `scribe play` does;
-// otherwise light and dark take turns, light in the even games.
-Side FirstToThrow(const Rules& rules, int index, Rng& dice);
+// otherwise light and dark take turns, light in the even games. With
+// `throw_off`, the rounds thrown are appended to it.
+Side FirstToThrow(const Rules& rules, int index, Rng& dice, std::vector<GameLog::Round>* throw_off = nullptr);
 
 struct MatchOptions {
   int games = 100;
   uint64_t seed = 1;  // the dice's generator
   int max_throws = 100000;  // per game
+  // When set, called after each game (index 0-based) with the game as
+  // played: the match's records. The games are the same with or without it.
+  std::function<void(int index, const GameResult& result, const GameLog& log)> on_game;
 };
 
 struct MatchResult {

@@ -1,8 +1,28 @@
-// Placeholder until games/rating.h lands: recomputation of ratings.
+// The ratings over time, recomputed from every result after an import.
 #include "games/import.h"
+#include "games/rating.h"
 
 namespace scribe::games {
 
-absl::Status RecomputeRatings(Store&) { return absl::OkStatus(); }
+absl::Status RecomputeRatings(Store& store) {
+  // Every finished game with a date and both players named, in date order
+  // (Store::ScanResults), through Glicko-2 (games/rating.h): O(players)
+  // memory, read before the write so the write lock is held only to
+  // replace the rows.
+  RatingHistoryBuilder builder;
+  absl::Status s = store.ScanResults([&](const std::string& date, const std::string& light, const std::string& dark,
+                                         int result) {
+    builder.Add(date, light, dark, result);
+    return true;
+  });
+  if (!s.ok()) return s;
+  const std::vector<RatingRow> rows = builder.Finish();
+  s = store.BeginWrite();
+  if (!s.ok()) return s;
+  s = store.ReplaceRatings(rows);
+  if (s.ok()) s = store.Commit();
+  if (!s.ok()) (void)store.Rollback();
+  return s;
+}
 
 }  // namespace scribe::games

@@ -257,6 +257,59 @@ TEST(PlayMatchTest, FirstToThrowAlternatesWithoutAThrowOff) {
   for (int i = 0; i < 10; ++i) EXPECT_EQ(FirstToThrow(*rules, i, dice), i % 2 == 0 ? kLight : kDark) << i;
 }
 
+// The games a match reports are the games it played: each log replays from
+// the start to its result, and logging changes no game.
+TEST(PlayMatchTest, OnGameLogsEveryGameAsPlayed) {
+  for (const char* name : {"finkel", "turnover"}) {
+    const std::shared_ptr<const Rules> rules = Load(name);
+    ASSERT_NE(rules, nullptr);
+    auto make = [&] {
+      return std::make_pair(*MakeBot(*ParseBotSpec("heuristic"), rules),
+                            *MakeBot(*ParseBotSpec("random"), rules, nullptr, 3));
+    };
+    MatchOptions options;
+    options.games = 9;
+    options.seed = 11;
+    auto [light, dark] = make();
+    const MatchResult plain = PlayMatch(*rules, *light, *dark, options);
+    int logged = 0;
+    long long throws = 0;
+    options.on_game = [&](int index, const GameResult& result, const GameLog& log) {
+      EXPECT_EQ(index, logged++);
+      EXPECT_EQ(static_cast<int>(log.throws.size()), result.throws);
+      throws += result.throws;
+      // The throw-off, when the rules have one, ends with its winner.
+      if (rules->opening == v1::OPENING_THROW_OFF) {
+        ASSERT_FALSE(log.throw_off.empty());
+        for (size_t k = 0; k + 1 < log.throw_off.size(); ++k) EXPECT_EQ(log.throw_off[k].light, log.throw_off[k].dark);
+        const GameLog::Round last = log.throw_off.back();
+        EXPECT_EQ(result.first, last.light > last.dark ? kLight : kDark);
+      } else {
+        EXPECT_TRUE(log.throw_off.empty());
+      }
+      Position pos = StartPosition(*rules, result.first);
+      for (const GameLog::Throw& t : log.throws) {
+        if (t.move) {
+          MoveList legal;
+          LegalMoves(*rules, pos, t.roll, &legal);
+          EXPECT_NE(std::find(legal.begin(), legal.end(), *t.move), legal.end());
+          ApplyMove(*rules, &pos, *t.move);
+        } else {
+          PassTurn(&pos);
+        }
+      }
+      EXPECT_EQ(Winner(*rules, pos), result.winner);
+    };
+    auto [light2, dark2] = make();
+    const MatchResult with_log = PlayMatch(*rules, *light2, *dark2, options);
+    EXPECT_EQ(logged, 9) << name;
+    EXPECT_EQ(throws, with_log.throws) << name;
+    EXPECT_EQ(with_log.throws, plain.throws) << name;
+    EXPECT_EQ(with_log.wins[kLight], plain.wins[kLight]) << name;
+    EXPECT_EQ(with_log.first[kLight], plain.first[kLight]) << name;
+  }
+}
+
 // --- WilsonInterval ------------------------------------------------------------
 
 TEST(WilsonIntervalTest, BasicProperties) {
