@@ -31,6 +31,19 @@ int ChoiceOf(const Rules& rules, const Position& before, const Position& after, 
   return -1;
 }
 
+// The start: 0 or 1 for the rules' start with light or dark to move, else
+// 2 and the position string.
+enum StartKind : uint8_t { kStartLight = 0, kStartDark = 1, kStartGiven = 2 };
+
+void PutStart(std::string* out, const Rules& rules, const Position& start) {
+  if (start == StartPosition(rules, start.to_move)) {
+    out->push_back(static_cast<char>(start.to_move == kLight ? kStartLight : kStartDark));
+    return;
+  }
+  out->push_back(static_cast<char>(kStartGiven));
+  PutString(out, PositionToString(rules, start));
+}
+
 void PutAction(std::string* out, int roll, int choice) {
   if (choice + 1 < kChoiceFollows) {
     out->push_back(static_cast<char>(roll << 4 | (choice + 1)));
@@ -40,11 +53,21 @@ void PutAction(std::string* out, int roll, int choice) {
   }
 }
 
-std::string EncodeExtra(const v1::GameRecord& record) {
+// The digest field: 0 none, 1 the rules' digest, 2 another, written.
+void PutDigest(std::string* out, const Rules& rules, const std::string& digest) {
+  if (digest.empty() || digest == rules.digest) {
+    out->push_back(static_cast<char>(digest.empty() ? 0 : 1));
+    return;
+  }
+  out->push_back(2);
+  PutString(out, digest);
+}
+
+std::string EncodeExtra(const Rules& rules, const v1::GameRecord& record) {
   std::string out;
   out.push_back(static_cast<char>(kExtraVersion));
   PutString(&out, record.ruleset());
-  PutString(&out, record.ruleset_digest());
+  PutDigest(&out, rules, record.ruleset_digest());
   out.push_back(static_cast<char>(record.has_first_player() ? 1 + static_cast<int>(record.first_player()) : 0));
   PutString(&out, record.start_position());
   PutString(&out, record.comment());
@@ -69,13 +92,15 @@ absl::Status Corrupt(absl::string_view what) {
   return absl::DataLossError(absl::StrCat("a stored game is damaged: ", what));
 }
 
-absl::Status DecodeExtra(absl::string_view extra, v1::GameRecord* record) {
+absl::Status DecodeExtra(const Rules& rules, absl::string_view extra, v1::GameRecord* record) {
   ByteReader in(extra);
-  uint8_t version = 0, first = 0;
+  uint8_t version = 0, first = 0, digest_kind = 0;
   std::string reference, digest, start, comment;
   if (!in.Byte(&version) || version != kExtraVersion) return Corrupt("unknown extra version");
-  if (!in.String(&reference) || !in.String(&digest) || !in.Byte(&first) || first > 3 || !in.String(&start) ||
-      !in.String(&comment)) {
+  if (!in.String(&reference) || !in.Byte(&digest_kind) || digest_kind > 2) return Corrupt("extra cut short");
+  if (digest_kind == 1) digest = rules.digest;
+  if (digest_kind == 2 && !in.String(&digest)) return Corrupt("extra cut short");
+  if (!in.Byte(&first) || first > 3 || !in.String(&start) || !in.String(&comment)) {
     return Corrupt("extra cut short");
   }
   record->set_ruleset(reference);
@@ -131,7 +156,7 @@ absl::StatusOr<EncodedGame> EncodeGame(const JudgedRecord& judged) {
   EncodedGame out;
   std::string& id = out.identity;
   id.push_back(static_cast<char>(kIdentityVersion));
-  PutString(&id, PositionToString(rules, *verdict.start));
+  PutStart(&id, rules, *verdict.start);
   PutVarint(&id, record.opening_size());
   for (const v1::OpeningThrow& round : record.opening()) {
     PutVarint(&id, static_cast<uint64_t>(round.light()));
@@ -150,19 +175,23 @@ absl::StatusOr<EncodedGame> EncodeGame(const JudgedRecord& judged) {
     if (choice < 0) return absl::InvalidArgumentError(absl::StrCat("action ", i + 1, ": the move is not legal"));
     PutAction(&id, roll, choice);
   }
-  out.extra = EncodeExtra(record);
+  out.extra = EncodeExtra(rules, record);
   return out;
 }
 
 absl::StatusOr<ReplayedGame> ReplayIdentity(const Rules& rules, absl::string_view identity) {
   ByteReader in(identity);
-  uint8_t version = 0;
-  std::string start;
+  uint8_t version = 0, kind = 0;
   uint64_t rounds = 0, actions = 0;
   if (!in.Byte(&version) || version != kIdentityVersion) return Corrupt("unknown identity version");
-  if (!in.String(&start)) return Corrupt("identity cut short");
-  absl::StatusOr<Position> pos = ParsePositionString(rules, start);
-  if (!pos.ok()) return Corrupt(absl::StrCat("its start: ", pos.status().message()));
+  if (!in.Byte(&kind) || kind > kStartGiven) return Corrupt("identity cut short");
+  absl::StatusOr<Position> pos = StartPosition(rules, kind == kStartDark ? kDark : kLight);
+  if (kind == kStartGiven) {
+    std::string start;
+    if (!in.String(&start)) return Corrupt("identity cut short");
+    pos = ParsePositionString(rules, start);
+    if (!pos.ok()) return Corrupt(absl::StrCat("its start: ", pos.status().message()));
+  }
   ReplayedGame game;
   if (!in.Varint(&rounds) || rounds > identity.size()) return Corrupt("identity cut short");
   for (uint64_t r = 0; r < rounds; ++r) {
@@ -224,7 +253,7 @@ absl::StatusOr<v1::GameRecord> DecodeGame(const Rules& rules, absl::string_view 
       action->set_to(a.move.to);
     }
   }
-  absl::Status extra_ok = DecodeExtra(extra, &record);
+  absl::Status extra_ok = DecodeExtra(rules, extra, &record);
   if (!extra_ok.ok()) return extra_ok;
   return record;
 }

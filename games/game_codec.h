@@ -3,8 +3,9 @@
 //
 // identity: the game itself, everything that decides its course:
 //   u8 version (1)
-//   string start      the position string it starts from (docs/notation.md),
-//                     who moves first included
+//   u8 start          0: the rules' start with light to move, 1: with dark
+//                     to move, 2: the position string (docs/notation.md)
+//                     follows, as a string
 //   varint rounds, then per round varint light, varint dark   the throw-off
 //   varint actions, then per action one byte: throw << 4 | c, where c is 0
 //                     for a throw with no move, 1..14 for the (c-1)th legal
@@ -12,10 +13,11 @@
 //                     15 followed by varint k for the kth (never for 7
 //                     pieces; 15 pieces on many squares can need it)
 // (string: varint length, bytes; varint: 7 bits a byte, low first.) So a
-// finkel game of 150 actions is about 170 bytes.
+// finkel game of 150 actions is about 155 bytes.
 //
 // extra: what a record carries besides its course, for export: the ruleset
-// reference and digest field as written, the first-player field, the start
+// reference as written, its digest field (a byte when it is empty or the
+// rules' digest), the first-player field, the start
 // position as written, the record's comment, every tag, every action's
 // comment. Export rebuilds the record from both and writes it again.
 //

@@ -6,6 +6,7 @@
 #include <unordered_set>
 #include <utility>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "games/game_codec.h"
 #include "games/position_index.h"
@@ -183,10 +184,13 @@ absl::Status Importer::Write() {
     Posting posting;
   };
   std::vector<Keyed> postings;
-  std::map<std::tuple<int64_t, uint64_t, int, int, int>, ExplorerRow> explorer;
+  absl::flat_hash_map<std::tuple<int64_t, uint64_t, int, int, int>, ExplorerRow> explorer;
+  absl::flat_hash_map<std::pair<int64_t, uint64_t>, int64_t> per_key;
+  absl::flat_hash_map<int64_t, const PositionKeys*> keys_by_id;
   for (Pending& game : pending_) {
     absl::StatusOr<const KnownRules*> known = rules_.Add(game.rules);
     if (!known.ok()) return known.status();
+    keys_by_id[(*known)->id] = (*known)->keys.get();
     // Sources and duplicates are looked up in the database: the games of
     // this batch are in it already (the same transaction).
     absl::StatusOr<int64_t> id = Place(game, (*known)->id);
@@ -194,7 +198,8 @@ absl::Status Importer::Write() {
     if (*id < 0) continue;
     for (Posting p : game.postings) {
       p.game = *id;
-      postings.push_back(Keyed{(*known)->id, (*known)->keys->Bucket(p.key), p});
+      postings.push_back(Keyed{(*known)->id, 0, p});
+      ++per_key[{(*known)->id, p.key}];
     }
     for (const Pending::Step& step : game.steps) {
       ExplorerRow& row = explorer[{(*known)->id, step.key, step.roll, step.from, step.to}];
@@ -211,6 +216,12 @@ absl::Status Importer::Write() {
         ++row.accuracy_count;
       }
     }
+  }
+  // A key many games of the batch reach (the start, the first plies) gets
+  // a block of its own: a lookup of it reads no other key's postings.
+  for (Keyed& k : postings) {
+    k.bucket = per_key[{k.ruleset, k.posting.key}] >= kOwnBlock ? OwnBucket(k.posting.key)
+                                                                 : keys_by_id[k.ruleset]->Bucket(k.posting.key);
   }
   std::sort(postings.begin(), postings.end(), [](const Keyed& a, const Keyed& b) {
     return std::tie(a.ruleset, a.bucket, a.posting) < std::tie(b.ruleset, b.bucket, b.posting);
@@ -251,6 +262,7 @@ size_t Importer::pending() const { return pending_.size(); }
 absl::Status Importer::Finish() {
   absl::Status s = Flush();
   if (s.ok()) s = CompactIndex(store_);
+  if (s.ok()) s = store_.Reclaim();
   if (s.ok()) s = RecomputeRatings(store_);
   return s;
 }

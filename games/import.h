@@ -36,8 +36,8 @@ namespace scribe::games {
 
 // The explorer keeps aggregates for the positions games first reach within
 // this many plies; deeper ones are counted from the games (docs/database.md
-// says why 16).
-inline constexpr int kDefaultExplorerDepth = 16;
+// says why 8).
+inline constexpr int kDefaultExplorerDepth = 8;
 
 struct ImportOptions {
   int batch_games = 20000;

@@ -8,15 +8,19 @@
 namespace scribe::games {
 
 absl::StatusOr<std::vector<Posting>> LookUp(Store& store, int64_t ruleset, const PositionKeys& keys, uint64_t key) {
-  absl::StatusOr<std::vector<std::string>> blocks = store.Postings(ruleset, keys.Bucket(key));
-  if (!blocks.ok()) return blocks.status();
   std::vector<Posting> out;
-  for (const std::string& block : *blocks) {
-    absl::Status s = FindPostings(block, key, &out);
-    if (!s.ok()) return s;
+  // Its own blocks (the runs where many games reached it), then its
+  // bucket's.
+  for (int64_t bucket : {OwnBucket(key), keys.Bucket(key)}) {
+    absl::StatusOr<std::vector<std::string>> blocks = store.Postings(ruleset, bucket);
+    if (!blocks.ok()) return blocks.status();
+    for (const std::string& block : *blocks) {
+      absl::Status s = FindPostings(block, key, &out);
+      if (!s.ok()) return s;
+    }
   }
-  // Runs hold disjoint games, oldest first: already sorted unless two
-  // importers interleaved; a game is in one run only.
+  // A game is in one run and one block of it; the blocks of two buckets
+  // and two importers' runs interleave.
   if (!std::is_sorted(out.begin(), out.end())) std::sort(out.begin(), out.end());
   return out;
 }

@@ -2,6 +2,7 @@
 #ifndef SCRIBE_GAMES_POSITION_INDEX_H_
 #define SCRIBE_GAMES_POSITION_INDEX_H_
 
+#include <climits>
 #include <cstdint>
 #include <vector>
 
@@ -11,6 +12,15 @@
 #include "games/store.h"
 
 namespace scribe::games {
+
+// A key with this many postings in one batch gets a block of its own in
+// the batch's run, in bucket OwnBucket(key) (negative: apart from every
+// ordinary bucket). Buckets only group keys; a block holds its keys, so
+// two keys sharing a bucket are told apart by the key.
+inline constexpr int64_t kOwnBlock = 64;
+inline int64_t OwnBucket(uint64_t key) {
+  return INT64_MIN + static_cast<int64_t>(key & ~(uint64_t{1} << 63));
+}
 
 // Every posting of `key` in the ruleset's index, sorted by game, each game
 // once.

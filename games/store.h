@@ -30,7 +30,9 @@
 namespace scribe::games {
 
 // A ruleset the database holds games of: its digest (the identity of the
-// rules) and the reference its first game named ("finkel").
+// rules) and, in `reference`, the rules as text (engine/ruleset.h
+// RulesetToText), so the database resolves its own rules, a user's ruleset
+// file's too (games/rules_cache.h).
 struct RulesetRow {
   int64_t id = 0;
   std::string digest;
@@ -142,6 +144,9 @@ class Store {
   virtual absl::Status BeginWrite() = 0;
   virtual absl::Status Commit() = 0;
   virtual absl::Status Rollback() = 0;
+  // Gives the space of deleted rows back (SQLite: the file shrinks), outside
+  // a write; a backend that does it on its own does nothing.
+  virtual absl::Status Reclaim() { return absl::OkStatus(); }
 
   // Settings kept with the database (the explorer depth); nullopt when unset.
   virtual absl::StatusOr<std::optional<std::string>> Setting(const std::string& key) = 0;

@@ -1054,9 +1054,11 @@ absl::StatusOr<std::vector<RatingRow>> PostgresStore::Ratings(const std::string&
 
 absl::Status PostgresStore::ScanResults(
     const std::function<bool(const std::string&, const std::string&, const std::string&, int)>& visit) {
-  // Undated games last, as in GameQuery's kDate.
+  // Finished games with a date (stored NULL when there is none) and both
+  // players named, in date order (Store::ScanResults).
   const std::string sql =
-      "SELECT coalesce(date, ''), light, dark, result FROM games WHERE result IN (1, 2) ORDER BY date, id";
+      "SELECT date, light, dark, result FROM games WHERE result IN (1, 2) AND date IS NOT NULL"
+      " AND light <> '' AND dark <> '' ORDER BY date, id";
   return Scan(sql, Params(), [&visit](const PGresult* r, int row) {
     return visit(GetBytes(r, row, 0), GetBytes(r, row, 1), GetBytes(r, row, 2), static_cast<int>(GetInt(r, row, 3)));
   });

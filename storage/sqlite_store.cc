@@ -22,7 +22,8 @@
 //                                       order (no date last) and date ranges
 //     games_by_ruleset(ruleset)         [then id]: one ruleset's games by id
 //     No index on result: three values, a filter, never a way in.
-//   sources(file TEXT, idx INTEGER, game) PRIMARY KEY (file, idx),
+//   files(id, path UNIQUE): each source file's path once
+//   sources(file (a files id), idx INTEGER, game) PRIMARY KEY (file, idx),
 //     sources_by_game(game)
 //   runs(run INTEGER PRIMARY KEY)
 //   postings(ruleset, bucket, run, data BLOB) UNIQUE (ruleset, bucket, run),
@@ -106,7 +107,8 @@ const std::vector<std::vector<const char*>>& Migrations() {
           "CREATE INDEX games_by_event ON games(event)",
           "CREATE INDEX games_by_date ON games(date = '', date)",
           "CREATE INDEX games_by_ruleset ON games(ruleset)",
-          "CREATE TABLE sources(file TEXT NOT NULL, idx INTEGER NOT NULL, game INTEGER NOT NULL,"
+          "CREATE TABLE files(id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE)",
+          "CREATE TABLE sources(file INTEGER NOT NULL, idx INTEGER NOT NULL, game INTEGER NOT NULL,"
           " PRIMARY KEY (file, idx)) WITHOUT ROWID",
           "CREATE INDEX sources_by_game ON sources(game)",
           "CREATE TABLE runs(run INTEGER PRIMARY KEY)",
@@ -261,6 +263,7 @@ class SqliteStore final : public games::Store {
   absl::Status BeginWrite() override;
   absl::Status Commit() override;
   absl::Status Rollback() override;
+  absl::Status Reclaim() override;
   absl::StatusOr<std::optional<std::string>> Setting(const std::string& key) override;
   absl::Status SetSetting(const std::string& key, const std::string& value) override;
   absl::StatusOr<int64_t> RulesetId(const std::string& digest, const std::string& reference) override;
@@ -414,6 +417,9 @@ absl::Status SqliteStore::CheckHeader(const Header& header, OpenMode mode) {
 }
 
 absl::Status SqliteStore::Configure(const SqliteOptions& options) {
+  // Pages freed by a merge of the index's runs go back to the file system
+  // (Reclaim): set before the first table is made, a no-op after.
+  SQL_TRY(Run("PRAGMA auto_vacuum = INCREMENTAL", "setting it up"));
   SQL_TRY_ASSIGN(Statement wal, Prepare("PRAGMA journal_mode = WAL"));
   const int rc = wal.Step();
   if (rc != SQLITE_ROW) return Fail(rc, "turning on write-ahead logging");
@@ -457,6 +463,8 @@ absl::Status SqliteStore::Migrate(OpenMode mode) {
 }
 
 // ---- Transactions.
+
+absl::Status SqliteStore::Reclaim() { return Run("PRAGMA incremental_vacuum", "giving back free pages"); }
 
 absl::Status SqliteStore::BeginWrite() {
   if (in_write_) return absl::FailedPreconditionError(absl::StrCat(Name(), ": a write is already open"));
@@ -750,7 +758,8 @@ absl::StatusOr<std::string> SqliteStore::Plan(const GameQuery& query) {
 // ---- Sources.
 
 absl::StatusOr<std::optional<int64_t>> SqliteStore::SourceGame(const games::SourceRow& source) {
-  SQL_TRY_ASSIGN(Statement statement, Prepare("SELECT game FROM sources WHERE file = ?1 AND idx = ?2"));
+  SQL_TRY_ASSIGN(Statement statement, Prepare("SELECT s.game FROM sources s JOIN files f ON f.id = s.file"
+                                              " WHERE f.path = ?1 AND s.idx = ?2"));
   statement.Text(1, source.file).Int(2, source.index);
   const int rc = statement.Step();
   if (rc == SQLITE_ROW) return std::optional<int64_t>(statement.IntAt(0));
@@ -760,14 +769,19 @@ absl::StatusOr<std::optional<int64_t>> SqliteStore::SourceGame(const games::Sour
 
 absl::Status SqliteStore::AddSource(int64_t game, const games::SourceRow& source) {
   SQL_TRY(WriteOk());
-  SQL_TRY_ASSIGN(Statement statement, Prepare("INSERT INTO sources(file, idx, game) VALUES (?1, ?2, ?3)"
-                                              " ON CONFLICT (file, idx) DO NOTHING"));
+  // Each file's path once (files), its sources by the path's id.
+  SQL_TRY_ASSIGN(Statement file, Prepare("INSERT INTO files(path) VALUES (?1) ON CONFLICT (path) DO NOTHING"));
+  file.Text(1, source.file);
+  SQL_TRY(Done(file, "adding a source"));
+  SQL_TRY_ASSIGN(Statement statement, Prepare("INSERT INTO sources(file, idx, game) SELECT id, ?2, ?3 FROM files"
+                                              " WHERE path = ?1 ON CONFLICT (file, idx) DO NOTHING"));
   statement.Text(1, source.file).Int(2, source.index).Int(3, game);
   return Done(statement, "adding a source");
 }
 
 absl::StatusOr<std::vector<games::SourceRow>> SqliteStore::Sources(int64_t game) {
-  SQL_TRY_ASSIGN(Statement statement, Prepare("SELECT file, idx FROM sources WHERE game = ?1 ORDER BY file, idx"));
+  SQL_TRY_ASSIGN(Statement statement, Prepare("SELECT f.path, s.idx FROM sources s JOIN files f ON f.id = s.file"
+                                              " WHERE s.game = ?1 ORDER BY f.path, s.idx"));
   statement.Int(1, game);
   std::vector<games::SourceRow> rows;
   int rc;

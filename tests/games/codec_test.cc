@@ -19,6 +19,7 @@
 #include "rapidcheck/gtest.h"
 #include "records/formats.h"
 #include "records/judged.h"
+#include "records/position_string.h"
 #include "records/random_game.h"
 #include "tests/common/test_rules.h"
 
@@ -82,6 +83,34 @@ TEST_P(CodecTest, TheSameCourseIsTheSameIdentityWhateverTheTags) {
   auto ec = EncodeGame(JudgedRandomGame(GetParam(), 6));
   ASSERT_TRUE(ec.ok());
   EXPECT_NE(ea->identity, ec->identity);
+}
+
+// A game from a set-up position (the start written out), and records
+// without a digest: the bytes keep both as written.
+TEST_P(CodecTest, SetUpPositionsAndMissingDigestsComeBackAsWritten) {
+  const JudgedRecord full = JudgedRandomGame(GetParam(), 9);
+  const int k = std::min(10, full.record.actions_size());
+  v1::GameRecord record;
+  record.set_ruleset(full.record.ruleset());
+  record.set_start_position(PositionToString(*full.verdict.rules, full.verdict.positions[k]));
+  for (int i = k; i < full.record.actions_size(); ++i) *record.add_actions() = full.record.actions(i);
+  RefereeOptions referee;
+  referee.keep_positions = true;
+  const JudgedRecord judged = Judge(record, {}, referee);
+  ASSERT_TRUE(judged.verdict.valid()) << GetParam();
+  auto encoded = EncodeGame(judged);
+  ASSERT_TRUE(encoded.ok()) << encoded.status();
+  auto decoded = DecodeGame(*judged.verdict.rules, encoded->identity, encoded->extra);
+  ASSERT_TRUE(decoded.ok()) << decoded.status();
+  EXPECT_EQ(decoded->start_position(), record.start_position());
+  EXPECT_TRUE(decoded->ruleset_digest().empty());
+  auto original = WriteRecords(Format::kTsn, std::vector<JudgedRecord>{judged});
+  auto again = WriteRecords(Format::kTsn, std::vector<v1::GameRecord>{*decoded});
+  ASSERT_TRUE(original.ok() && again.ok());
+  EXPECT_EQ(*again, *original);
+  auto replayed = ReplayIdentity(*judged.verdict.rules, encoded->identity);
+  ASSERT_TRUE(replayed.ok());
+  EXPECT_EQ(replayed->positions, judged.verdict.positions);
 }
 
 INSTANTIATE_TEST_SUITE_P(Presets, CodecTest, ::testing::ValuesIn(References()),

@@ -185,10 +185,14 @@ TEST_P(LibraryTest, SearchAndExplorerAgreeWithARecountOverBatchesAndDepths) {
     SetUp();
     SetDepth(3);  // both the aggregates and the games past them
     std::vector<JudgedRecord> records;
-    for (uint64_t seed = 1; seed <= 60; ++seed) records.push_back(RandomJudged(ref, seed, seed % 7 == 0 ? 20 : INT_MAX));
-    // Several batches: several runs of the index, merged or not.
+    for (uint64_t seed = 1; seed <= 160; ++seed) records.push_back(RandomJudged(ref, seed, seed % 7 == 0 ? 20 : INT_MAX));
+    // Several batches: several runs of the index, merged or not; small
+    // batches put every key in its bucket's block, a batch of 100 games
+    // gives the keys most of them reach blocks of their own
+    // (position_index.h, kOwnBlock).
     Import(std::vector<JudgedRecord>(records.begin(), records.begin() + 25), "/one", 6);
-    Import(std::vector<JudgedRecord>(records.begin() + 25, records.end()), "/two", 11);
+    Import(std::vector<JudgedRecord>(records.begin() + 25, records.begin() + 60), "/two", 11);
+    Import(std::vector<JudgedRecord>(records.begin() + 60, records.end()), "/three", 100);
     // Ids follow the records (each game new): game id - 1 is its index.
     CheckSearchAndExplore(*store_, records, ref);
   }

@@ -538,15 +538,25 @@ TEST_P(StoreContractTest, PostingsComeOldestRunFirstAndRunsPageInKeyOrder) {
   EXPECT_EQ(runs[0].run, second);
 }
 
-TEST_P(StoreContractTest, AFailedAddPostingsAddsNothing) {
+// A failed call fails the write: the caller rolls it back (games/import.cc
+// does), and nothing of it is kept; what was committed before stays.
+TEST_P(StoreContractTest, AFailedAddPostingsFailsTheWriteAndItsRollbackKeepsNothing) {
+  ASSERT_OK(store_->BeginWrite());
+  ASSERT_OK_AND_ASSIGN(const int64_t kept, store_->NewRun());
+  ASSERT_OK(store_->AddPostings(kept, {{1, 1, "kept"}}));
+  ASSERT_OK(store_->Commit());
   ASSERT_OK(store_->BeginWrite());
   ASSERT_OK_AND_ASSIGN(const int64_t run, store_->NewRun());
-  ASSERT_OK(store_->AddPostings(run, {{1, 1, "kept"}}));
-  EXPECT_FALSE(store_->AddPostings(run, {{1, 2, "not kept"}, {1, 1, "twice"}}).ok());
-  ASSERT_OK(store_->Commit());
-  ASSERT_OK_AND_ASSIGN(std::vector<PostingRow> rows, store_->RunPostings(run, {INT64_MIN, INT64_MIN}, -1));
+  ASSERT_OK(store_->AddPostings(run, {{1, 3, "not kept"}}));
+  EXPECT_FALSE(store_->AddPostings(run, {{1, 2, "not kept"}, {1, 2, "twice"}}).ok());
+  ASSERT_OK(store_->Rollback());
+  ASSERT_OK_AND_ASSIGN(std::vector<PostingRow> rows, store_->RunPostings(run, {INT64_MIN, INT64_MIN}, 10));
+  EXPECT_TRUE(rows.empty());
+  ASSERT_OK_AND_ASSIGN(rows, store_->RunPostings(kept, {INT64_MIN, INT64_MIN}, 10));
   ASSERT_EQ(rows.size(), 1u);
   EXPECT_EQ(rows[0].data, "kept");
+  ASSERT_OK_AND_ASSIGN(std::vector<games::RunRow> runs, store_->Runs());
+  EXPECT_EQ(runs.size(), 1u);
 }
 
 // ---- The explorer, players, ratings.
@@ -650,7 +660,7 @@ TEST_P(StoreContractTest, RatingsAreReplacedWhole) {
   // Two points of one (player, period): refused, nothing changes.
   ASSERT_OK(store_->BeginWrite());
   EXPECT_FALSE(store_->ReplaceRatings({{"cyd", "2026-01", 1, 1, 1, 1}, {"cyd", "2026-01", 2, 2, 2, 2}}).ok());
-  ASSERT_OK(store_->Commit());
+  ASSERT_OK(store_->Rollback());
   ASSERT_OK_AND_ASSIGN(bob, store_->Ratings("bob"));
   EXPECT_EQ(bob.size(), 1u);
   ASSERT_OK_AND_ASSIGN(std::vector<RatingRow> cyd, store_->Ratings("cyd"));
