@@ -7,8 +7,8 @@
 
 namespace scribe::games {
 
-absl::StatusOr<std::vector<Posting>> LookUp(Store& store, int64_t ruleset, const PositionKeys& keys, uint64_t key) {
-  std::vector<Posting> out;
+absl::StatusOr<std::vector<PostedGame>> LookUp(Store& store, int64_t ruleset, const PositionKeys& keys, uint64_t key) {
+  std::vector<PostedGame> out;
   // Its own blocks (the runs where many games reached it), then its
   // bucket's.
   for (int64_t bucket : {OwnBucket(key), keys.Bucket(key)}) {

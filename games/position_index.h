@@ -24,7 +24,7 @@ inline int64_t OwnBucket(uint64_t key) {
 
 // Every posting of `key` in the ruleset's index, sorted by game, each game
 // once.
-absl::StatusOr<std::vector<Posting>> LookUp(Store& store, int64_t ruleset, const PositionKeys& keys, uint64_t key);
+absl::StatusOr<std::vector<PostedGame>> LookUp(Store& store, int64_t ruleset, const PositionKeys& keys, uint64_t key);
 
 // Merges runs `older` and `newer` into a new run and deletes them (inside
 // a write). Reads and writes a slice of blocks at a time.

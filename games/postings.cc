@@ -8,9 +8,10 @@ namespace {
 absl::Status Damaged() { return absl::DataLossError("a block of the position index is damaged"); }
 
 // Walks the groups; `want(key)` says whether to decode a group's entries
-// into `out` (false: skip them); stops after a group with key > `stop`.
-template <class Want>
-absl::Status Walk(absl::string_view block, uint64_t stop, Want want, std::vector<Posting>* out) {
+// (false: skip them), `add(key, game, shallow)` takes each decoded one;
+// stops after a group with key > `stop`.
+template <class Want, class Add>
+absl::Status Walk(absl::string_view block, uint64_t stop, Want want, Add add) {
   ByteReader in(block);
   uint64_t key = 0;
   if (!in.done() && !in.Varint(&key)) return Damaged();
@@ -20,13 +21,13 @@ absl::Status Walk(absl::string_view block, uint64_t stop, Want want, std::vector
     key += head >> 1;
     if ((head & 1) == 0 && (!in.Varint(&count) || count < 2 || count > block.size())) return Damaged();
     if (key > stop) return absl::OkStatus();
-    const bool keep = want(key);
+    const bool keep = want(key, count);
     int64_t game = 0;
     for (uint64_t i = 0; i < count; ++i) {
       uint64_t entry = 0;
       if (!in.Varint(&entry)) return Damaged();
       game += static_cast<int64_t>(entry >> 1);
-      if (keep) out->push_back(Posting{key, game, (entry & 1) != 0});
+      if (keep) add(key, game, (entry & 1) != 0);
     }
   }
   return absl::OkStatus();
@@ -57,11 +58,20 @@ std::string EncodePostings(const Posting* begin, const Posting* end) {
 }
 
 absl::Status DecodePostings(absl::string_view block, std::vector<Posting>* out) {
-  return Walk(block, UINT64_MAX, [](uint64_t) { return true; }, out);
+  return Walk(
+      block, UINT64_MAX, [](uint64_t, uint64_t) { return true; },
+      [out](uint64_t key, int64_t game, bool shallow) { out->push_back(Posting{key, game, shallow}); });
 }
 
-absl::Status FindPostings(absl::string_view block, uint64_t key, std::vector<Posting>* out) {
-  return Walk(block, key, [key](uint64_t k) { return k == key; }, out);
+absl::Status FindPostings(absl::string_view block, uint64_t key, std::vector<PostedGame>* out) {
+  return Walk(
+      block, key,
+      [key, out](uint64_t k, uint64_t count) {
+        if (k != key) return false;
+        out->reserve(out->size() + count);
+        return true;
+      },
+      [out](uint64_t, int64_t game, bool shallow) { out->push_back(PostedGame{game, shallow}); });
 }
 
 }  // namespace scribe::games

@@ -40,14 +40,21 @@ struct Posting {
   }
 };
 
+// A game found for a key (FindPostings): the key is the one looked up.
+struct PostedGame {
+  int64_t game = 0;
+  bool shallow = false;
+  friend bool operator<(const PostedGame& a, const PostedGame& b) { return a.game < b.game; }
+};
+
 // [begin, end) sorted, no (key, game) twice.
 std::string EncodePostings(const Posting* begin, const Posting* end);
 
 // Appends the block's postings to `out`; DATA_LOSS for a damaged block.
 absl::Status DecodePostings(absl::string_view block, std::vector<Posting>* out);
 
-// Appends the postings of `key` alone (skipping the other groups' entries).
-absl::Status FindPostings(absl::string_view block, uint64_t key, std::vector<Posting>* out);
+// Appends the games of `key` alone (skipping the other groups' entries).
+absl::Status FindPostings(absl::string_view block, uint64_t key, std::vector<PostedGame>* out);
 
 }  // namespace scribe::games
 

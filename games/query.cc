@@ -58,11 +58,11 @@ absl::Status ForEachReaching(
 absl::StatusOr<std::vector<int64_t>> GamesReaching(Store& store, const PositionTarget& target) {
   const KnownRules& known = *target.rules;
   const uint64_t key = known.keys->Key(target.position);
-  absl::StatusOr<std::vector<Posting>> postings = LookUp(store, known.id, *known.keys, key);
+  absl::StatusOr<std::vector<PostedGame>> postings = LookUp(store, known.id, *known.keys, key);
   if (!postings.ok()) return postings.status();
   std::vector<int64_t> ids;
   ids.reserve(postings->size());
-  for (const Posting& p : *postings) ids.push_back(p.game);
+  for (const PostedGame& p : *postings) ids.push_back(p.game);
   if (!PositionKeys::IsHash(key)) return ids;
   std::vector<int64_t> verified;
   absl::Status s = ForEachReaching(store, target, ids,
@@ -167,7 +167,7 @@ absl::StatusOr<SearchResult> Search(Store& store, const SearchQuery& query) {
 absl::StatusOr<Exploration> Explore(Store& store, const PositionTarget& target, const Evaluator* evaluator) {
   const KnownRules& known = *target.rules;
   const uint64_t key = known.keys->Key(target.position);
-  absl::StatusOr<std::vector<Posting>> postings = LookUp(store, known.id, *known.keys, key);
+  absl::StatusOr<std::vector<PostedGame>> postings = LookUp(store, known.id, *known.keys, key);
   if (!postings.ok()) return postings.status();
   absl::StatusOr<std::vector<ExplorerRow>> rows = store.Explorer(known.id, static_cast<int64_t>(key));
   if (!rows.ok()) return rows.status();
@@ -189,7 +189,7 @@ absl::StatusOr<Exploration> Explore(Store& store, const PositionTarget& target, 
   }
   // The games that first reached it past the explorer's depth: replayed.
   std::vector<int64_t> deep;
-  for (const Posting& p : *postings) {
+  for (const PostedGame& p : *postings) {
     if (!p.shallow) deep.push_back(p.game);
   }
   const Side mover = target.position.to_move;
