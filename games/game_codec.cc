@@ -18,7 +18,7 @@ constexpr int kChoiceFollows = 15;
 // The index of the move that took `before` to `after` among the throw's
 // legal moves; -1 when none did.
 int ChoiceOf(const Rules& rules, const Position& before, const Position& after, int roll,
-             const v1::Action& action) {
+             const v1::Action& action, Move* move) {
   MoveList legal;
   LegalMoves(rules, before, roll, &legal);
   for (int k = 0; k < legal.size(); ++k) {
@@ -26,7 +26,10 @@ int ChoiceOf(const Rules& rules, const Position& before, const Position& after, 
     if (action.has_to() && legal[k].to != action.to()) continue;
     Position p = before;
     ApplyMove(rules, &p, legal[k]);
-    if (p == after) return k;
+    if (p == after) {
+      *move = legal[k];
+      return k;
+    }
   }
   return -1;
 }
@@ -143,7 +146,7 @@ uint64_t IdentityHash(absl::string_view digest, absl::string_view identity) {
   return Fnv1a64(identity, h);
 }
 
-absl::StatusOr<EncodedGame> EncodeGame(const JudgedRecord& judged) {
+absl::StatusOr<EncodedGame> EncodeGame(const JudgedRecord& judged, std::vector<PlayedAction>* actions) {
   const RefereeResult& verdict = judged.verdict;
   const v1::GameRecord& record = judged.record;
   if (!verdict.valid() || verdict.rules == nullptr || !verdict.start.has_value()) {
@@ -167,13 +170,18 @@ absl::StatusOr<EncodedGame> EncodeGame(const JudgedRecord& judged) {
     const v1::Action& action = record.actions(i);
     const int roll = action.roll();
     if (roll < 0 || roll > kMaxRoll) return absl::InvalidArgumentError(absl::StrCat("action ", i + 1, ": no throw"));
+    PlayedAction played;
+    played.roll = roll;
     if (!verdict.outcomes[i].moved) {
       out.identity.push_back(static_cast<char>(roll << 4));
+      if (actions != nullptr) actions->push_back(played);
       continue;
     }
-    const int choice = ChoiceOf(rules, verdict.positions[i], verdict.positions[i + 1], roll, action);
+    const int choice = ChoiceOf(rules, verdict.positions[i], verdict.positions[i + 1], roll, action, &played.move);
     if (choice < 0) return absl::InvalidArgumentError(absl::StrCat("action ", i + 1, ": the move is not legal"));
     PutAction(&id, roll, choice);
+    played.moved = true;
+    if (actions != nullptr) actions->push_back(played);
   }
   out.extra = EncodeExtra(rules, record);
   return out;

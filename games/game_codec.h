@@ -49,16 +49,18 @@ struct EncodedGame {
   std::string extra;
 };
 
-// The bytes of a legal judged record whose verdict kept its positions
-// (RefereeOptions::keep_positions). INVALID_ARGUMENT for anything else.
-absl::StatusOr<EncodedGame> EncodeGame(const JudgedRecord& judged);
-
-// One action of a decoded game.
+// One action of a game.
 struct PlayedAction {
   int roll = 0;
   bool moved = false;
   Move move;
 };
+
+// The bytes of a legal judged record whose verdict kept its positions
+// (RefereeOptions::keep_positions). INVALID_ARGUMENT for anything else.
+// With `actions`, also each action's throw and move, as ReplayIdentity
+// would give them.
+absl::StatusOr<EncodedGame> EncodeGame(const JudgedRecord& judged, std::vector<PlayedAction>* actions = nullptr);
 
 // A game replayed from its identity: the positions (the start, then the
 // one after each action) and the actions.

@@ -74,7 +74,8 @@ absl::StatusOr<std::unique_ptr<Importer>> Importer::Start(Store& store, ImportOp
 }
 
 absl::Status Importer::Add(const JudgedRecord& judged, const std::string& file, int64_t index) {
-  absl::StatusOr<EncodedGame> encoded = EncodeGame(judged);
+  actions_.clear();
+  absl::StatusOr<EncodedGame> encoded = EncodeGame(judged, &actions_);
   if (!encoded.ok()) return encoded.status();
   const Rules& rules = *judged.verdict.rules;
   Pending game;
@@ -101,26 +102,26 @@ absl::Status Importer::Add(const JudgedRecord& judged, const std::string& file, 
       ++counts_.reviewed;
     }
   }
-  absl::StatusOr<ReplayedGame> replayed = ReplayIdentity(rules, row.identity);
-  if (!replayed.ok()) return replayed.status();
   auto& made = keys_[rules.digest];
   if (made.keys == nullptr) {
     made.rules = judged.verdict.rules;
     made.keys = std::make_unique<PositionKeys>(*made.rules);
   }
   const PositionKeys* keys = made.keys.get();
-  std::unordered_set<uint64_t> seen;
-  const auto& positions = replayed->positions;
+  // The judged positions (EncodeGame's bytes replay to them: the codec's
+  // tests), each key once, at its first ply.
+  seen_.clear();
+  const auto& positions = judged.verdict.positions;
   game.postings.reserve(positions.size());
   for (size_t ply = 0; ply < positions.size(); ++ply) {
     const uint64_t key = keys->Key(positions[ply]);
-    if (!seen.insert(key).second) continue;
+    if (!seen_.insert(key).second) continue;
     const bool shallow = ply <= static_cast<size_t>(depth_);
     game.postings.push_back(Posting{key, 0, shallow});
     if (!shallow) continue;
     Pending::Step step{key, -1, -1, -1, positions[ply].to_move};
-    if (ply < replayed->actions.size()) {
-      const PlayedAction& a = replayed->actions[ply];
+    if (ply < actions_.size()) {
+      const PlayedAction& a = actions_[ply];
       step.roll = a.roll;
       if (a.moved) {
         step.from = a.move.from;
@@ -180,12 +181,11 @@ absl::Status Importer::Write() {
   // The index and explorer rows of this batch, by (ruleset, bucket) and by
   // (ruleset, key, roll, from, to).
   struct Keyed {
-    int64_t ruleset, bucket;
+    int64_t ruleset;
     Posting posting;
   };
   std::vector<Keyed> postings;
   absl::flat_hash_map<std::tuple<int64_t, uint64_t, int, int, int>, ExplorerRow> explorer;
-  absl::flat_hash_map<std::pair<int64_t, uint64_t>, int64_t> per_key;
   absl::flat_hash_map<int64_t, const PositionKeys*> keys_by_id;
   for (Pending& game : pending_) {
     absl::StatusOr<const KnownRules*> known = rules_.Add(game.rules);
@@ -198,8 +198,7 @@ absl::Status Importer::Write() {
     if (*id < 0) continue;
     for (Posting p : game.postings) {
       p.game = *id;
-      postings.push_back(Keyed{(*known)->id, 0, p});
-      ++per_key[{(*known)->id, p.key}];
+      postings.push_back(Keyed{(*known)->id, p});
     }
     for (const Pending::Step& step : game.steps) {
       ExplorerRow& row = explorer[{(*known)->id, step.key, step.roll, step.from, step.to}];
@@ -217,36 +216,64 @@ absl::Status Importer::Write() {
       }
     }
   }
-  // A key many games of the batch reach (the start, the first plies) gets
-  // a block of its own: a lookup of it reads no other key's postings.
-  for (Keyed& k : postings) {
-    k.bucket = per_key[{k.ruleset, k.posting.key}] >= kOwnBlock ? OwnBucket(k.posting.key)
-                                                                 : keys_by_id[k.ruleset]->Bucket(k.posting.key);
-  }
+  // Sorted by key, each key's games counted: a key many games of the batch
+  // reach (the start, the first plies) gets a block of its own, so a
+  // lookup of it reads no other key's postings; the other keys make one
+  // block per bucket. Own blocks that share a bucket (two keys alike but
+  // for the top bit) are one block.
   std::sort(postings.begin(), postings.end(), [](const Keyed& a, const Keyed& b) {
-    return std::tie(a.ruleset, a.bucket, a.posting) < std::tie(b.ruleset, b.bucket, b.posting);
+    return std::tie(a.ruleset, a.posting) < std::tie(b.ruleset, b.posting);
   });
   if (!postings.empty()) {
     absl::StatusOr<int64_t> run = store_.NewRun();
     if (!run.ok()) return run.status();
     std::vector<PostingRow> rows;
+    std::map<std::pair<int64_t, int64_t>, std::vector<Posting>> own;
     std::vector<Posting> block;
+    int64_t block_ruleset = 0, block_bucket = 0;
+    auto flush = [&](bool last) -> absl::Status {
+      if (!block.empty()) {
+        rows.push_back(PostingRow{block_ruleset, block_bucket, EncodePostings(block.data(), block.data() + block.size())});
+        block.clear();
+      }
+      if (rows.empty() || (!last && rows.size() < 512)) return absl::OkStatus();
+      absl::Status s = store_.AddPostings(*run, rows);
+      rows.clear();
+      return s;
+    };
     for (size_t i = 0; i < postings.size();) {
       size_t j = i;
-      block.clear();
       while (j < postings.size() && postings[j].ruleset == postings[i].ruleset &&
-             postings[j].bucket == postings[i].bucket) {
-        block.push_back(postings[j++].posting);
+             postings[j].posting.key == postings[i].posting.key) {
+        ++j;
       }
-      rows.push_back(PostingRow{postings[i].ruleset, postings[i].bucket,
-                                EncodePostings(block.data(), block.data() + block.size())});
+      const int64_t ruleset = postings[i].ruleset;
+      const uint64_t key = postings[i].posting.key;
+      if (static_cast<int64_t>(j - i) >= kOwnBlock) {
+        std::vector<Posting>& mine = own[{ruleset, OwnBucket(key)}];
+        for (size_t k = i; k < j; ++k) mine.push_back(postings[k].posting);
+      } else {
+        const int64_t bucket = keys_by_id[ruleset]->Bucket(key);
+        if (!block.empty() && (ruleset != block_ruleset || bucket != block_bucket)) {
+          absl::Status s = flush(false);
+          if (!s.ok()) return s;
+        }
+        block_ruleset = ruleset;
+        block_bucket = bucket;
+        for (size_t k = i; k < j; ++k) block.push_back(postings[k].posting);
+      }
       i = j;
-      if (rows.size() >= 512 || i == postings.size()) {
-        absl::Status s = store_.AddPostings(*run, rows);
-        if (!s.ok()) return s;
-        rows.clear();
-      }
     }
+    for (auto& [where, mine] : own) {
+      absl::Status s = flush(false);
+      if (!s.ok()) return s;
+      std::sort(mine.begin(), mine.end());
+      block_ruleset = where.first;
+      block_bucket = where.second;
+      block = std::move(mine);
+    }
+    absl::Status s = flush(true);
+    if (!s.ok()) return s;
   }
   std::vector<ExplorerRow> rows;
   rows.reserve(explorer.size());

@@ -25,6 +25,8 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/container/flat_hash_set.h"
+#include "games/game_codec.h"
 #include "games/position_key.h"
 #include "games/postings.h"
 #include "games/rules_cache.h"
@@ -80,6 +82,9 @@ class Importer {
     std::unique_ptr<PositionKeys> keys;
   };
   std::map<std::string, Keys> keys_;  // by digest
+  // Add's scratch, kept between games.
+  std::vector<PlayedAction> actions_;
+  absl::flat_hash_set<uint64_t> seen_;
   Store& store_;
   ImportOptions options_;
   int depth_;

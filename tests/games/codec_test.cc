@@ -50,12 +50,20 @@ TEST_P(CodecTest, ReplaysToTheJudgedPositionsAndWritesTheSameRecords) {
     // Finished games, and games cut short (some records stop mid-game).
     const JudgedRecord judged = JudgedRandomGame(GetParam(), seed, seed % 4 == 0 ? 7 * static_cast<int>(seed) : INT_MAX);
     ASSERT_TRUE(judged.verdict.valid()) << GetParam() << " seed " << seed;
-    auto encoded = EncodeGame(judged);
+    std::vector<PlayedAction> actions;
+    auto encoded = EncodeGame(judged, &actions);
     ASSERT_TRUE(encoded.ok()) << encoded.status();
     const Rules& rules = *judged.verdict.rules;
     auto replayed = ReplayIdentity(rules, encoded->identity);
     ASSERT_TRUE(replayed.ok()) << replayed.status();
     EXPECT_EQ(replayed->positions, judged.verdict.positions) << GetParam() << " seed " << seed;
+    // The actions EncodeGame hands the import are the ones the bytes replay.
+    ASSERT_EQ(actions.size(), replayed->actions.size());
+    for (size_t i = 0; i < actions.size(); ++i) {
+      EXPECT_EQ(actions[i].roll, replayed->actions[i].roll);
+      EXPECT_EQ(actions[i].moved, replayed->actions[i].moved);
+      if (actions[i].moved) EXPECT_EQ(actions[i].move, replayed->actions[i].move);
+    }
     EXPECT_EQ(replayed->winner, judged.verdict.winner);
     auto decoded = DecodeGame(rules, encoded->identity, encoded->extra);
     ASSERT_TRUE(decoded.ok()) << decoded.status();
