@@ -62,7 +62,9 @@ TEST_P(CodecTest, ReplaysToTheJudgedPositionsAndWritesTheSameRecords) {
     for (size_t i = 0; i < actions.size(); ++i) {
       EXPECT_EQ(actions[i].roll, replayed->actions[i].roll);
       EXPECT_EQ(actions[i].moved, replayed->actions[i].moved);
-      if (actions[i].moved) EXPECT_EQ(actions[i].move, replayed->actions[i].move);
+      if (actions[i].moved) {
+        EXPECT_EQ(actions[i].move, replayed->actions[i].move);
+      }
     }
     EXPECT_EQ(replayed->winner, judged.verdict.winner);
     auto decoded = DecodeGame(rules, encoded->identity, encoded->extra);
