@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Sets up, builds, and runs Scribe's main job on a bundled example: replays
 # a game record throw by throw, says what every move did, validates it, and
-# prints its review for the players (accuracy, luck, key moves).
+# prints its review for the players (accuracy, luck, key moves); then keeps
+# the bundled corpus (examples/corpus: 150 games of six players) in a game
+# database (a SQLite file, nothing to set up) and shows a search, the
+# explorer at the start and a player's page.
 set -euo pipefail
 set -E  # the ERR trap in functions and subshells too: a failing step says what failed
 trap 'rc=$?; echo "example.sh: line $LINENO: \"$BASH_COMMAND\" failed (exit $rc)" >&2' ERR
@@ -18,3 +21,9 @@ fi
 build/cli/scribe replay examples/finkel-game.json
 build/cli/scribe validate examples/finkel-game.json
 build/cli/scribe review examples/finkel-game.json
+db="${TMPDIR:-/tmp}/scribe-example-games.db"
+rm -f "$db" "$db-wal" "$db-shm"
+build/cli/scribe db import --db "$db" examples/corpus
+build/cli/scribe db search --db "$db" --player Ann --sort date --per-page 5
+build/cli/scribe db explore --db "$db"
+build/cli/scribe db player --db "$db" Fay
