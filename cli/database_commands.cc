@@ -200,6 +200,7 @@ void AddDatabaseCommands(CLI::App& app, CommandRegistry& registry) {
   import->add_option("--depth", i.depth, "review each game with a search this deep")->check(CLI::Range(0, 6));
   import->add_option("--batch", i.batch, "games per transaction")->check(CLI::Range(1, 1000000));
   AddDatabaseQueries(*db, registry);
+  AddPlayerCommand(*db, registry);
   auto [exp, e] = registry.Add(*db, "export", "Write the stored games (or those matching) as records", CmdExport);
   exp->add_option("--db", e.db, "a SQLite file or a postgresql:// URL");
   exp->add_option("--to", e.to, "output format")->check(CLI::IsMember(FormatNames()));

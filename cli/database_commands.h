@@ -37,6 +37,7 @@ void AddFilterOptions(CLI::App* app, GameFilters& f);
 absl::Status MakeQuery(games::Store& store, const GameFilters& f, games::GameQuery* q);
 
 void AddDatabaseQueries(CLI::App& db, CommandRegistry& registry);
+void AddPlayerCommand(CLI::App& db, CommandRegistry& registry);
 
 }  // namespace scribe
 
