@@ -104,22 +104,27 @@ absl::Status MergeRuns(Store& store, int64_t older, int64_t newer) {
 }
 
 absl::Status CompactIndex(Store& store) {
-  absl::Status s = store.BeginWrite();
-  if (!s.ok()) return s;
   while (true) {
     absl::StatusOr<std::vector<RunRow>> runs = store.Runs();
-    if (!runs.ok()) {
-      s = runs.status();
-      break;
+    if (!runs.ok()) return runs.status();
+    if (runs->size() <= static_cast<size_t>(kMaxRuns)) return absl::OkStatus();
+    // The two neighbours smallest together: a posting is rewritten about
+    // log2(runs / kMaxRuns) times however the runs came.
+    size_t best = 0;
+    for (size_t i = 1; i + 1 < runs->size(); ++i) {
+      if ((*runs)[i].bytes + (*runs)[i + 1].bytes < (*runs)[best].bytes + (*runs)[best + 1].bytes) best = i;
     }
-    const size_t n = runs->size();
-    if (n < 2 || (*runs)[n - 1].bytes * 2 < (*runs)[n - 2].bytes) break;
-    s = MergeRuns(store, (*runs)[n - 2].run, (*runs)[n - 1].run);
-    if (!s.ok()) break;
+    // One merge a transaction: the write lock is held for one merge, and a
+    // merge cut short (a kill, a full disk) leaves the runs as they were.
+    absl::Status s = store.BeginWrite();
+    if (!s.ok()) return s;
+    s = MergeRuns(store, (*runs)[best].run, (*runs)[best + 1].run);
+    if (s.ok()) s = store.Commit();
+    if (!s.ok()) {
+      (void)store.Rollback();
+      return s;
+    }
   }
-  if (s.ok()) s = store.Commit();
-  if (!s.ok()) (void)store.Rollback();
-  return s;
 }
 
 }  // namespace scribe::games
