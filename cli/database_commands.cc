@@ -126,18 +126,27 @@ int CmdImport(const ImportOptions& o) {
     JudgeOptions judge;
     judge.referee.keep_positions = true;
     judge.limits.stop = [&] { return !failed.ok() || interrupted(); };
-    int64_t legal = 0;
+    int64_t legal = 0, judged = 0;
     JudgedFile file = JudgeEach(entry.path, text, InputFormat(o.from, entry.path, text), *policy, judge,
                                 [&](JudgedRecord&& record, bool ok) {
-                                  if (!ok || !failed.ok()) return;
+                                  if (!failed.ok()) return;
+                                  ++judged;
+                                  if (!ok) return;
                                   ++legal;
                                   failed = (*importer)->Add(record, source, record.index);
                                   if (!failed.ok()) where = {entry.path, record.index};
                                 });
-    records += file.entries;
+    // A file read whole counts its entries (those the reader could not
+    // read are illegal too); one cut short by a failure or Ctrl-C, the
+    // records judged before.
+    const int64_t counted = file.stopped ? judged : file.entries;
+    records += counted;
+    illegal += counted - legal;
+    for (const v1::Finding& finding : file.report.findings()) {
+      if (file.stopped && finding.record_index() >= judged) continue;
+      std::cout << FindingToText(entry.path, finding) << "\n";
+    }
     if (file.stopped) break;
-    illegal += file.entries - legal;
-    for (const v1::Finding& finding : file.report.findings()) std::cout << FindingToText(entry.path, finding) << "\n";
   }
   if (failed.ok()) failed = (*importer)->Finish();
   const games::ImportCounts& c = (*importer)->counts();

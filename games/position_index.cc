@@ -7,22 +7,57 @@
 
 namespace scribe::games {
 
-absl::StatusOr<std::vector<PostedGame>> LookUp(Store& store, int64_t ruleset, const PositionKeys& keys, uint64_t key) {
-  std::vector<PostedGame> out;
+absl::StatusOr<KeyPostings> KeyPostings::Fetch(Store& store, int64_t ruleset, const PositionKeys& keys,
+                                               uint64_t key) {
+  KeyPostings out;
+  out.key_ = key;
   // Its own blocks (the runs where many games reached it), then its
   // bucket's.
   for (int64_t bucket : {OwnBucket(key), keys.Bucket(key)}) {
     absl::StatusOr<std::vector<std::string>> blocks = store.Postings(ruleset, bucket);
     if (!blocks.ok()) return blocks.status();
-    for (const std::string& block : *blocks) {
-      absl::Status s = FindPostings(block, key, &out);
-      if (!s.ok()) return s;
+    for (std::string& b : *blocks) out.blocks_.push_back(std::move(b));
+  }
+  return out;
+}
+
+absl::StatusOr<int64_t> KeyPostings::Count() const {
+  int64_t total = 0;
+  for (const std::string& block : blocks_) {
+    absl::StatusOr<uint64_t> n = CountPostings(block, key_);
+    if (!n.ok()) return n.status();
+    total += static_cast<int64_t>(*n);
+  }
+  return total;
+}
+
+absl::StatusOr<std::vector<PostedGame>> KeyPostings::Games(uint64_t n) const {
+  // Each block's games are sorted, and a game is in one block: the
+  // blocks' runs merged, the first n kept.
+  std::vector<PostedGame> out;
+  std::vector<size_t> ends;
+  for (const std::string& block : blocks_) {
+    const size_t before = out.size();
+    absl::Status s = FindPostings(block, key_, &out, n);
+    if (!s.ok()) return s;
+    if (out.size() > before) ends.push_back(out.size());
+  }
+  for (size_t width = 1; width < ends.size(); width *= 2) {
+    for (size_t i = 0; i + width < ends.size(); i += 2 * width) {
+      const size_t begin = i == 0 ? 0 : ends[i - 1];
+      const size_t mid = ends[i + width - 1];
+      const size_t end = ends[std::min(i + 2 * width, ends.size()) - 1];
+      std::inplace_merge(out.begin() + begin, out.begin() + mid, out.begin() + end);
     }
   }
-  // A game is in one run and one block of it; the blocks of two buckets
-  // and two importers' runs interleave.
-  if (!std::is_sorted(out.begin(), out.end())) std::sort(out.begin(), out.end());
+  if (out.size() > n) out.resize(n);
   return out;
+}
+
+absl::StatusOr<std::vector<PostedGame>> LookUp(Store& store, int64_t ruleset, const PositionKeys& keys, uint64_t key) {
+  absl::StatusOr<KeyPostings> postings = KeyPostings::Fetch(store, ruleset, keys, key);
+  if (!postings.ok()) return postings.status();
+  return postings->Games();
 }
 
 namespace {

@@ -4,6 +4,7 @@
 
 #include <climits>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -21,6 +22,22 @@ inline constexpr int64_t kOwnBlock = 64;
 inline int64_t OwnBucket(uint64_t key) {
   return INT64_MIN + static_cast<int64_t>(key & ~(uint64_t{1} << 63));
 }
+
+// The blocks that may hold a key's postings (its own blocks and its
+// bucket's, one of each per run), read once; then counted, or decoded in
+// part or whole.
+class KeyPostings {
+ public:
+  static absl::StatusOr<KeyPostings> Fetch(Store& store, int64_t ruleset, const PositionKeys& keys, uint64_t key);
+  // How many games reached it (each once), decoding nothing.
+  absl::StatusOr<int64_t> Count() const;
+  // Its games sorted by game, the first `n` of them (all: UINT64_MAX).
+  absl::StatusOr<std::vector<PostedGame>> Games(uint64_t n = UINT64_MAX) const;
+
+ private:
+  uint64_t key_ = 0;
+  std::vector<std::string> blocks_;
+};
 
 // Every posting of `key` in the ruleset's index, sorted by game, each game
 // once.

@@ -1,5 +1,7 @@
 #include "games/postings.h"
 
+#include <algorithm>
+
 #include "games/varint.h"
 
 namespace scribe::games {
@@ -11,7 +13,7 @@ absl::Status Damaged() { return absl::DataLossError("a block of the position ind
 // (false: skip them), `add(key, game, shallow)` takes each decoded one;
 // stops after a group with key > `stop`.
 template <class Want, class Add>
-absl::Status Walk(absl::string_view block, uint64_t stop, Want want, Add add) {
+absl::Status Walk(absl::string_view block, uint64_t stop, Want want, Add add, uint64_t limit = UINT64_MAX) {
   ByteReader in(block);
   uint64_t key = 0;
   if (!in.done() && !in.Varint(&key)) return Damaged();
@@ -27,7 +29,7 @@ absl::Status Walk(absl::string_view block, uint64_t stop, Want want, Add add) {
       uint64_t entry = 0;
       if (!in.Varint(&entry)) return Damaged();
       game += static_cast<int64_t>(entry >> 1);
-      if (keep) add(key, game, (entry & 1) != 0);
+      if (keep && i < limit) add(key, game, (entry & 1) != 0);
     }
   }
   return absl::OkStatus();
@@ -63,15 +65,28 @@ absl::Status DecodePostings(absl::string_view block, std::vector<Posting>* out) 
       [out](uint64_t key, int64_t game, bool shallow) { out->push_back(Posting{key, game, shallow}); });
 }
 
-absl::Status FindPostings(absl::string_view block, uint64_t key, std::vector<PostedGame>* out) {
+absl::Status FindPostings(absl::string_view block, uint64_t key, std::vector<PostedGame>* out, uint64_t limit) {
   return Walk(
       block, key,
-      [key, out](uint64_t k, uint64_t count) {
+      [key, out, limit](uint64_t k, uint64_t count) {
         if (k != key) return false;
-        out->reserve(out->size() + count);
+        out->reserve(out->size() + std::min(count, limit));
         return true;
       },
-      [out](uint64_t, int64_t game, bool shallow) { out->push_back(PostedGame{game, shallow}); });
+      [out](uint64_t, int64_t game, bool shallow) { out->push_back(PostedGame{game, shallow}); }, limit);
+}
+
+absl::StatusOr<uint64_t> CountPostings(absl::string_view block, uint64_t key) {
+  uint64_t found = 0;
+  absl::Status s = Walk(
+      block, key,
+      [key, &found](uint64_t k, uint64_t count) {
+        if (k == key) found = count;
+        return false;
+      },
+      [](uint64_t, int64_t, bool) {});
+  if (!s.ok()) return s;
+  return found;
 }
 
 }  // namespace scribe::games

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 
 namespace scribe::games {
@@ -53,8 +54,13 @@ std::string EncodePostings(const Posting* begin, const Posting* end);
 // Appends the block's postings to `out`; DATA_LOSS for a damaged block.
 absl::Status DecodePostings(absl::string_view block, std::vector<Posting>* out);
 
-// Appends the games of `key` alone (skipping the other groups' entries).
-absl::Status FindPostings(absl::string_view block, uint64_t key, std::vector<PostedGame>* out);
+// Appends the games of `key` alone (skipping the other groups' entries),
+// the first `limit` of them (by game).
+absl::Status FindPostings(absl::string_view block, uint64_t key, std::vector<PostedGame>* out,
+                          uint64_t limit = UINT64_MAX);
+
+// How many games the block holds for `key`, decoding none.
+absl::StatusOr<uint64_t> CountPostings(absl::string_view block, uint64_t key);
 
 }  // namespace scribe::games
 

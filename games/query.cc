@@ -110,6 +110,42 @@ absl::StatusOr<std::vector<int64_t>> PageOf(Store& store, const std::vector<int6
   return page;
 }
 
+// The page of a position search that needs no game's date or tags: a
+// ranked key (no replay to verify), no tag filter, and by id ascending
+// (only the first offset + limit games are decoded) or reached by every
+// game of the rules (the rules' games' page). nullopt when the search is
+// not such a one.
+absl::StatusOr<std::optional<std::vector<int64_t>>> QuickPage(Store& store, const SearchQuery& query) {
+  const PositionTarget& target = *query.position;
+  const uint64_t key = target.rules->keys->Key(target.position);
+  const bool by_id = query.games.order == GameQuery::Order::kId && !query.games.descending;
+  if (PositionKeys::IsHash(key) || HasTagFilter(query.games) || query.limit < 0) {
+    return std::optional<std::vector<int64_t>>();
+  }
+  absl::StatusOr<KeyPostings> postings = KeyPostings::Fetch(store, target.rules->id, *target.rules->keys, key);
+  if (!postings.ok()) return postings.status();
+  if (!by_id) {
+    // Every game of the rules reached it (the start): the page is the
+    // rules' games' page, in any order.
+    absl::StatusOr<int64_t> total = postings->Count();
+    if (!total.ok()) return total.status();
+    GameQuery all = query.games;
+    all.ruleset = target.rules->id;
+    absl::StatusOr<int64_t> games = store.CountGames(all);
+    if (!games.ok()) return games.status();
+    if (*total != *games) return std::optional<std::vector<int64_t>>();
+    absl::StatusOr<std::vector<int64_t>> page = store.FindGames(all, query.offset, query.limit);
+    if (!page.ok()) return page.status();
+    return std::optional<std::vector<int64_t>>(*std::move(page));
+  }
+  const uint64_t offset = static_cast<uint64_t>(std::max<int64_t>(query.offset, 0));
+  absl::StatusOr<std::vector<PostedGame>> games = postings->Games(offset + static_cast<uint64_t>(query.limit));
+  if (!games.ok()) return games.status();
+  std::vector<int64_t> page;
+  for (size_t i = offset; i < games->size(); ++i) page.push_back((*games)[i].game);
+  return std::optional<std::vector<int64_t>>(std::move(page));
+}
+
 }  // namespace
 
 absl::StatusOr<SearchResult> Search(Store& store, const SearchQuery& query) {
@@ -122,6 +158,17 @@ absl::StatusOr<SearchResult> Search(Store& store, const SearchQuery& query) {
     absl::StatusOr<std::vector<int64_t>> ids = store.FindGames(query.games, query.offset, query.limit);
     if (!ids.ok()) return ids.status();
     page = std::move(*ids);
+  } else if (absl::StatusOr<std::optional<std::vector<int64_t>>> quick = QuickPage(store, query); !quick.ok()) {
+    return quick.status();
+  } else if (quick->has_value()) {
+    absl::StatusOr<KeyPostings> postings = KeyPostings::Fetch(store, query.position->rules->id,
+                                                              *query.position->rules->keys,
+                                                              query.position->rules->keys->Key(query.position->position));
+    if (!postings.ok()) return postings.status();
+    absl::StatusOr<int64_t> total = postings->Count();
+    if (!total.ok()) return total.status();
+    result.total = *total;
+    page = std::move(**quick);
   } else {
     absl::StatusOr<std::vector<int64_t>> reaching = GamesReaching(store, *query.position);
     if (!reaching.ok()) return reaching.status();
@@ -167,8 +214,10 @@ absl::StatusOr<SearchResult> Search(Store& store, const SearchQuery& query) {
 absl::StatusOr<Exploration> Explore(Store& store, const PositionTarget& target, const Evaluator* evaluator) {
   const KnownRules& known = *target.rules;
   const uint64_t key = known.keys->Key(target.position);
-  absl::StatusOr<std::vector<PostedGame>> postings = LookUp(store, known.id, *known.keys, key);
+  absl::StatusOr<KeyPostings> postings = KeyPostings::Fetch(store, known.id, *known.keys, key);
   if (!postings.ok()) return postings.status();
+  absl::StatusOr<int64_t> total = postings->Count();
+  if (!total.ok()) return total.status();
   absl::StatusOr<std::vector<ExplorerRow>> rows = store.Explorer(known.id, static_cast<int64_t>(key));
   if (!rows.ok()) return rows.status();
   std::map<std::tuple<int, int, int>, ExploredMove> moves;
@@ -188,9 +237,15 @@ absl::StatusOr<Exploration> Explore(Store& store, const PositionTarget& target, 
     out.from_aggregates += r.games;
   }
   // The games that first reached it past the explorer's depth: replayed.
+  // When the aggregates count every game that reached it, there are none
+  // (the start, the first plies: no posting is decoded).
   std::vector<int64_t> deep;
-  for (const PostedGame& p : *postings) {
-    if (!p.shallow) deep.push_back(p.game);
+  if (*total != out.from_aggregates) {
+    absl::StatusOr<std::vector<PostedGame>> games = postings->Games();
+    if (!games.ok()) return games.status();
+    for (const PostedGame& p : *games) {
+      if (!p.shallow) deep.push_back(p.game);
+    }
   }
   const Side mover = target.position.to_move;
   absl::Status s = ForEachReaching(store, target, deep, [&](const GameRow& g, int ply, const ReplayedGame& game) {

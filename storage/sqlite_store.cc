@@ -166,6 +166,8 @@ class Statement {
 
   // SQLITE_ROW, SQLITE_DONE or an error code.
   int Step() { return bind_rc_ != SQLITE_OK ? bind_rc_ : sqlite3_step(stmt_); }
+  // Ready to step again (bindings kept).
+  void Reset() { sqlite3_reset(stmt_); }
 
   int64_t IntAt(int c) const { return sqlite3_column_int64(stmt_, c); }
   double RealAt(int c) const { return sqlite3_column_double(stmt_, c); }
@@ -379,8 +381,19 @@ absl::Status SqliteStore::Open(OpenMode mode, const SqliteOptions& options) {
     return absl::PermissionDeniedError(
         absl::StrCat("cannot write ", path_, ": the file is read-only (Scribe opens a game database to write)"));
   }
-  SQL_TRY_ASSIGN(const Header header, ReadHeader());
+  // The header's three figures from one snapshot: another process making
+  // the schema commits all of it or none between them.
+  SQL_TRY(Run("BEGIN", "reading its header"));
+  absl::StatusOr<Header> read = ReadHeader();
+  const absl::Status ended = Run(read.ok() ? "COMMIT" : "ROLLBACK", "reading its header");
+  if (!read.ok()) return read.status();
+  SQL_TRY(ended);
+  const Header header = *read;
   SQL_TRY(CheckHeader(header, mode));
+  // Pages freed by a merge of the index's runs go back to the file system
+  // (Reclaim): set on a new file, before its first table (it needs the
+  // write lock, which a reader of a database in use must not wait for).
+  if (header.tables == 0) SQL_TRY(Run("PRAGMA auto_vacuum = INCREMENTAL", "setting it up"));
   SQL_TRY(Configure(options));
   if (header.version < SqliteSchemaVersion() || header.application_id != kSqliteApplicationId) {
     SQL_TRY(Migrate(mode));
@@ -417,11 +430,16 @@ absl::Status SqliteStore::CheckHeader(const Header& header, OpenMode mode) {
 }
 
 absl::Status SqliteStore::Configure(const SqliteOptions& options) {
-  // Pages freed by a merge of the index's runs go back to the file system
-  // (Reclaim): set before the first table is made, a no-op after.
-  SQL_TRY(Run("PRAGMA auto_vacuum = INCREMENTAL", "setting it up"));
+  // Turning WAL on needs the file to itself, and SQLite answers BUSY at
+  // once instead of waiting: retried for the busy timeout (two importers
+  // making one database at once).
   SQL_TRY_ASSIGN(Statement wal, Prepare("PRAGMA journal_mode = WAL"));
-  const int rc = wal.Step();
+  int rc = wal.Step();
+  for (int waited_ms = 0; rc == SQLITE_BUSY && waited_ms < options.busy_timeout_ms; waited_ms += 10) {
+    wal.Reset();
+    sqlite3_sleep(10);
+    rc = wal.Step();
+  }
   if (rc != SQLITE_ROW) return Fail(rc, "turning on write-ahead logging");
   const std::string journal = wal.TextAt(0);
   if (journal != "wal" && journal != "memory") {

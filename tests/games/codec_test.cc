@@ -209,6 +209,12 @@ RC_GTEST_PROP(PostingsProperties, BlocksDecodeToWhatWasEncoded, ()) {
       if (p.key == key) expected.emplace_back(p.game, p.shallow);
     }
     RC_ASSERT(got == expected);
+    // Counted without decoding, and the first games alone.
+    const absl::StatusOr<uint64_t> count = CountPostings(block, key);
+    RC_ASSERT(count.ok() && *count == expected.size());
+    std::vector<PostedGame> first;
+    RC_ASSERT(FindPostings(block, key, &first, 1).ok());
+    RC_ASSERT(first.size() == 1u && first[0].game == expected[0].first);
     // A cut block is damaged, not misread silently as fewer postings: a
     // cut in the middle of a group fails.
     std::vector<Posting> cut;

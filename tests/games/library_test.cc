@@ -155,6 +155,27 @@ void CheckSearchAndExplore(Store& store, const std::vector<JudgedRecord>& record
     std::map<size_t, int> got;
     for (const SearchHit& h : found->hits) got[static_cast<size_t>(h.game.id - 1)] = h.ply.value_or(-1);
     EXPECT_EQ(got, expected) << ref << " trial " << trial;
+    // A page by id (the path that decodes only the page's games), and by
+    // date: the same total, the games in order.
+    SearchQuery paged = q;
+    paged.offset = 1;
+    paged.limit = 3;
+    for (GameQuery::Order order : {GameQuery::Order::kId, GameQuery::Order::kDate}) {
+      paged.games.order = order;
+      auto page = Search(store, paged);
+      ASSERT_TRUE(page.ok()) << page.status();
+      EXPECT_EQ(page->total, static_cast<int64_t>(expected.size()));
+      std::vector<std::pair<std::string, int64_t>> ordered;
+      for (const auto& [i, at] : expected) {
+        const auto& tags = records[i].record.tags();
+        ordered.emplace_back(order == GameQuery::Order::kId ? "" : tags.at("Date"), static_cast<int64_t>(i) + 1);
+      }
+      std::sort(ordered.begin(), ordered.end());
+      std::vector<int64_t> want, have;
+      for (size_t k = 1; k < ordered.size() && want.size() < 3; ++k) want.push_back(ordered[k].second);
+      for (const SearchHit& h : page->hits) have.push_back(h.game.id);
+      EXPECT_EQ(have, want) << ref << " trial " << trial;
+    }
     // The explorer: every game once, each move with the games that made it.
     auto explored = Explore(store, PositionTarget{*known, pos}, nullptr);
     ASSERT_TRUE(explored.ok()) << explored.status();
@@ -195,6 +216,50 @@ TEST_P(LibraryTest, SearchAndExplorerAgreeWithARecountOverBatchesAndDepths) {
     Import(std::vector<JudgedRecord>(records.begin() + 60, records.end()), "/three", 100);
     // Ids follow the records (each game new): game id - 1 is its index.
     CheckSearchAndExplore(*store_, records, ref);
+  }
+}
+
+// A position every game reached (here the start: every game has light
+// move first): its pages in date order are the games' pages.
+TEST_P(LibraryTest, APositionEveryGameReachedPagesByDateLikeAllGames) {
+  std::vector<JudgedRecord> records;
+  for (uint64_t seed = 1; seed <= 30; ++seed) {
+    auto rules = MustLoad("finkel");
+    Rng rng(seed);
+    RandomGameOptions options;
+    options.ruleset = "finkel";
+    options.tags["Date"] = "2026-01-" + std::to_string(10 + (seed * 7) % 20);
+    RefereeOptions referee;
+    referee.keep_positions = true;
+    records.push_back(Judge(RandomGame(*rules, rng, options), {}, referee));
+  }
+  Import(records, "/start.tsn");
+  RulesCache cache(*store_);
+  auto known = cache.ByDigest(records[0].verdict.rules->digest);
+  ASSERT_TRUE(known.ok());
+  for (bool descending : {false, true}) {
+    SearchQuery q;
+    q.position = PositionTarget{*known, records[0].verdict.positions[0]};
+    q.games.order = GameQuery::Order::kDate;
+    q.games.descending = descending;
+    q.offset = 4;
+    q.limit = 5;
+    auto found = Search(*store_, q);
+    ASSERT_TRUE(found.ok()) << found.status();
+    EXPECT_EQ(found->total, 30);
+    SearchQuery all;
+    all.games.order = GameQuery::Order::kDate;
+    all.games.descending = descending;
+    all.offset = 4;
+    all.limit = 5;
+    auto games = Search(*store_, all);
+    ASSERT_TRUE(games.ok());
+    std::vector<int64_t> a, b;
+    for (const SearchHit& h : found->hits) a.push_back(h.game.id);
+    for (const SearchHit& h : games->hits) b.push_back(h.game.id);
+    EXPECT_EQ(a, b);
+    ASSERT_EQ(a.size(), 5u);
+    for (const SearchHit& h : found->hits) EXPECT_EQ(h.ply, 0);
   }
 }
 
