@@ -44,13 +44,13 @@ void FuzzIdentity(const Rules& rules, absl::string_view bytes) {
   }
   CheckConserved(rules, replayed->positions);
   // An empty extra: version, reference, no digest, no first player, no
-  // start, no comment, no tags, no comments.
+  // start, no comment, no column tags, no tags, no comments.
   std::string extra;
   extra.push_back(1);
   extra.push_back(static_cast<char>(rules.ruleset.id().size()));
   extra += rules.ruleset.id();
-  extra.append("\0\0\0\0\0\0", 6);
-  auto record = games::DecodeGame(rules, bytes, extra);
+  extra.append("\0\0\0\0\0\0\0", 7);
+  auto record = games::DecodeGame(rules, bytes, extra, games::TagColumns{});
   if (!record.ok()) Fail("an identity that replays decodes", record.status().ToString());
   RefereeOptions referee;
   referee.keep_positions = true;

@@ -66,7 +66,9 @@ void PutDigest(std::string* out, const Rules& rules, const std::string& digest) 
   PutString(out, digest);
 }
 
-std::string EncodeExtra(const Rules& rules, const v1::GameRecord& record) {
+constexpr const char* kColumnTags[4] = {"Light", "Dark", "Event", "Date"};
+
+std::string EncodeExtra(const Rules& rules, const v1::GameRecord& record, const TagColumns& columns) {
   std::string out;
   out.push_back(static_cast<char>(kExtraVersion));
   PutString(&out, record.ruleset());
@@ -74,7 +76,18 @@ std::string EncodeExtra(const Rules& rules, const v1::GameRecord& record) {
   out.push_back(static_cast<char>(record.has_first_player() ? 1 + static_cast<int>(record.first_player()) : 0));
   PutString(&out, record.start_position());
   PutString(&out, record.comment());
-  const std::map<std::string, std::string> tags(record.tags().begin(), record.tags().end());
+  std::map<std::string, std::string> tags(record.tags().begin(), record.tags().end());
+  // A bit per column tag written as its column: left out of the list.
+  const std::string* column[4] = {&columns.light, &columns.dark, &columns.event, &columns.date};
+  uint8_t flags = 0;
+  for (int i = 0; i < 4; ++i) {
+    auto it = tags.find(kColumnTags[i]);
+    if (it != tags.end() && it->second == *column[i]) {
+      flags |= static_cast<uint8_t>(1 << i);
+      tags.erase(it);
+    }
+  }
+  out.push_back(static_cast<char>(flags));
   PutVarint(&out, tags.size());
   for (const auto& [k, v] : tags) {
     PutString(&out, k);
@@ -95,7 +108,8 @@ absl::Status Corrupt(absl::string_view what) {
   return absl::DataLossError(absl::StrCat("a stored game is damaged: ", what));
 }
 
-absl::Status DecodeExtra(const Rules& rules, absl::string_view extra, v1::GameRecord* record) {
+absl::Status DecodeExtra(const Rules& rules, absl::string_view extra, const TagColumns& columns,
+                         v1::GameRecord* record) {
   ByteReader in(extra);
   uint8_t version = 0, first = 0, digest_kind = 0;
   std::string reference, digest, start, comment;
@@ -111,6 +125,12 @@ absl::Status DecodeExtra(const Rules& rules, absl::string_view extra, v1::GameRe
   if (first != 0) record->set_first_player(static_cast<v1::Player>(first - 1));
   record->set_start_position(start);
   record->set_comment(comment);
+  uint8_t flags = 0;
+  if (!in.Byte(&flags) || flags > 15) return Corrupt("extra cut short");
+  const std::string* column[4] = {&columns.light, &columns.dark, &columns.event, &columns.date};
+  for (int i = 0; i < 4; ++i) {
+    if (flags & (1 << i)) (*record->mutable_tags())[kColumnTags[i]] = *column[i];
+  }
   uint64_t n = 0;
   if (!in.Varint(&n)) return Corrupt("extra cut short");
   for (uint64_t i = 0; i < n; ++i) {
@@ -183,7 +203,8 @@ absl::StatusOr<EncodedGame> EncodeGame(const JudgedRecord& judged, std::vector<P
     played.moved = true;
     if (actions != nullptr) actions->push_back(played);
   }
-  out.extra = EncodeExtra(rules, record);
+  out.columns = ColumnsOf(record);
+  out.extra = EncodeExtra(rules, record, out.columns);
   return out;
 }
 
@@ -244,7 +265,8 @@ absl::StatusOr<ReplayedGame> ReplayIdentity(const Rules& rules, absl::string_vie
   return game;
 }
 
-absl::StatusOr<v1::GameRecord> DecodeGame(const Rules& rules, absl::string_view identity, absl::string_view extra) {
+absl::StatusOr<v1::GameRecord> DecodeGame(const Rules& rules, absl::string_view identity, absl::string_view extra,
+                                          const TagColumns& columns) {
   absl::StatusOr<ReplayedGame> game = ReplayIdentity(rules, identity);
   if (!game.ok()) return game.status();
   v1::GameRecord record;
@@ -261,9 +283,17 @@ absl::StatusOr<v1::GameRecord> DecodeGame(const Rules& rules, absl::string_view 
       action->set_to(a.move.to);
     }
   }
-  absl::Status extra_ok = DecodeExtra(rules, extra, &record);
+  absl::Status extra_ok = DecodeExtra(rules, extra, columns, &record);
   if (!extra_ok.ok()) return extra_ok;
   return record;
+}
+
+TagColumns ColumnsOf(const v1::GameRecord& record) {
+  auto tag = [&record](const char* name) {
+    auto it = record.tags().find(name);
+    return it == record.tags().end() ? std::string() : it->second;
+  };
+  return TagColumns{tag("Light"), tag("Dark"), tag("Event"), IsoDate(tag("Date"))};
 }
 
 std::string IsoDate(absl::string_view date) {

@@ -44,9 +44,18 @@
 
 namespace scribe::games {
 
+// The tags a stored game keeps as columns of its own (store.h GameRow):
+// Light, Dark, Event, and Date made ISO (IsoDate). A tag equal to its
+// column is not written again in `extra` (a flag says so).
+struct TagColumns {
+  std::string light, dark, event, date;
+};
+TagColumns ColumnsOf(const v1::GameRecord& record);
+
 struct EncodedGame {
   std::string identity;
   std::string extra;
+  TagColumns columns;
 };
 
 // One action of a game.
@@ -75,8 +84,10 @@ struct ReplayedGame {
 // altered by hand, or a bug): never a crash.
 absl::StatusOr<ReplayedGame> ReplayIdentity(const Rules& rules, absl::string_view identity);
 
-// The record back: the course from `identity`, the rest from `extra`.
-absl::StatusOr<v1::GameRecord> DecodeGame(const Rules& rules, absl::string_view identity, absl::string_view extra);
+// The record back: the course from `identity`, the rest from `extra` and
+// the game's tag columns.
+absl::StatusOr<v1::GameRecord> DecodeGame(const Rules& rules, absl::string_view identity, absl::string_view extra,
+                                          const TagColumns& columns);
 
 // FNV-1a 64 of the bytes, continuing from `hash`.
 inline constexpr uint64_t kFnvOffset = 14695981039346656037ull;

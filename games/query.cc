@@ -311,7 +311,8 @@ absl::StatusOr<std::vector<v1::GameRecord>> Records(Store& store, RulesCache& ru
   for (const GameRow& g : *games) {
     absl::StatusOr<const KnownRules*> known = rules.ById(g.ruleset);
     if (!known.ok()) return known.status();
-    absl::StatusOr<v1::GameRecord> record = DecodeGame(*(*known)->rules, g.identity, g.extra);
+    absl::StatusOr<v1::GameRecord> record =
+        DecodeGame(*(*known)->rules, g.identity, g.extra, TagColumns{g.light, g.dark, g.event, g.date});
     if (!record.ok()) return absl::DataLossError(absl::StrCat("game ", g.id, ": ", record.status().message()));
     out.push_back(std::move(*record));
   }

@@ -67,7 +67,7 @@ TEST_P(CodecTest, ReplaysToTheJudgedPositionsAndWritesTheSameRecords) {
       }
     }
     EXPECT_EQ(replayed->winner, judged.verdict.winner);
-    auto decoded = DecodeGame(rules, encoded->identity, encoded->extra);
+    auto decoded = DecodeGame(rules, encoded->identity, encoded->extra, encoded->columns);
     ASSERT_TRUE(decoded.ok()) << decoded.status();
     for (Format f : {Format::kTsn, Format::kJson, Format::kRgn, Format::kRoyalUrJson}) {
       auto original = WriteRecords(f, std::vector<JudgedRecord>{judged});
@@ -103,6 +103,10 @@ TEST_P(CodecTest, SetUpPositionsAndMissingDigestsComeBackAsWritten) {
   v1::GameRecord record;
   record.set_ruleset(full.record.ruleset());
   record.set_start_position(PositionToString(*full.verdict.rules, full.verdict.positions[k]));
+  // A PGN-style date (its column is made ISO, so the tag is kept as
+  // written) and a name (kept as its column).
+  (*record.mutable_tags())["Date"] = "2026.03.01";
+  (*record.mutable_tags())["Light"] = "Ann";
   for (int i = k; i < full.record.actions_size(); ++i) *record.add_actions() = full.record.actions(i);
   RefereeOptions referee;
   referee.keep_positions = true;
@@ -110,9 +114,12 @@ TEST_P(CodecTest, SetUpPositionsAndMissingDigestsComeBackAsWritten) {
   ASSERT_TRUE(judged.verdict.valid()) << GetParam();
   auto encoded = EncodeGame(judged);
   ASSERT_TRUE(encoded.ok()) << encoded.status();
-  auto decoded = DecodeGame(*judged.verdict.rules, encoded->identity, encoded->extra);
+  auto decoded = DecodeGame(*judged.verdict.rules, encoded->identity, encoded->extra, encoded->columns);
   ASSERT_TRUE(decoded.ok()) << decoded.status();
   EXPECT_EQ(decoded->start_position(), record.start_position());
+  EXPECT_EQ(encoded->columns.date, "2026-03-01");
+  EXPECT_EQ(decoded->tags().at("Date"), "2026.03.01");
+  EXPECT_EQ(decoded->tags().at("Light"), "Ann");
   EXPECT_TRUE(decoded->ruleset_digest().empty());
   auto original = WriteRecords(Format::kTsn, std::vector<JudgedRecord>{judged});
   auto again = WriteRecords(Format::kTsn, std::vector<v1::GameRecord>{*decoded});
@@ -151,7 +158,7 @@ RC_GTEST_PROP(CodecProperties, DamagedBytesAreAnErrorNeverACrash, (uint64_t seed
   RC_ASSERT(replayed.ok() || replayed.status().code() == absl::StatusCode::kDataLoss);
   std::string extra = encoded->extra;
   extra.resize(at % extra.size());
-  auto decoded = DecodeGame(*judged.verdict.rules, encoded->identity, extra);
+  auto decoded = DecodeGame(*judged.verdict.rules, encoded->identity, extra, encoded->columns);
   RC_ASSERT(decoded.status().code() == absl::StatusCode::kDataLoss);
 }
 
