@@ -54,6 +54,15 @@ absl::StatusOr<std::vector<PostedGame>> KeyPostings::Games(uint64_t n) const {
   return out;
 }
 
+absl::StatusOr<std::vector<uint64_t>> KeyPostings::Bitmap() const {
+  std::vector<uint64_t> bits;
+  for (const std::string& block : blocks_) {
+    absl::Status s = MarkPostings(block, key_, &bits);
+    if (!s.ok()) return s;
+  }
+  return bits;
+}
+
 absl::StatusOr<std::vector<PostedGame>> LookUp(Store& store, int64_t ruleset, const PositionKeys& keys, uint64_t key) {
   absl::StatusOr<KeyPostings> postings = KeyPostings::Fetch(store, ruleset, keys, key);
   if (!postings.ok()) return postings.status();

@@ -33,6 +33,9 @@ class KeyPostings {
   absl::StatusOr<int64_t> Count() const;
   // Its games sorted by game, the first `n` of them (all: UINT64_MAX).
   absl::StatusOr<std::vector<PostedGame>> Games(uint64_t n = UINT64_MAX) const;
+  // Its games as a bitmap (bit g: game g reached it): a bit a game, for
+  // membership tests over many games.
+  absl::StatusOr<std::vector<uint64_t>> Bitmap() const;
 
  private:
   uint64_t key_ = 0;

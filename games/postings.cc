@@ -76,6 +76,17 @@ absl::Status FindPostings(absl::string_view block, uint64_t key, std::vector<Pos
       [out](uint64_t, int64_t game, bool shallow) { out->push_back(PostedGame{game, shallow}); }, limit);
 }
 
+absl::Status MarkPostings(absl::string_view block, uint64_t key, std::vector<uint64_t>* bits) {
+  return Walk(
+      block, key, [key](uint64_t k, uint64_t) { return k == key; },
+      [bits](uint64_t, int64_t game, bool) {
+        if (game < 0) return;
+        const size_t word = static_cast<size_t>(game) / 64;
+        if (word >= bits->size()) bits->resize(word + 1 + word / 2);
+        (*bits)[word] |= uint64_t{1} << (game % 64);
+      });
+}
+
 absl::StatusOr<uint64_t> CountPostings(absl::string_view block, uint64_t key) {
   uint64_t found = 0;
   absl::Status s = Walk(

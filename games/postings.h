@@ -59,6 +59,9 @@ absl::Status DecodePostings(absl::string_view block, std::vector<Posting>* out);
 absl::Status FindPostings(absl::string_view block, uint64_t key, std::vector<PostedGame>* out,
                           uint64_t limit = UINT64_MAX);
 
+// Sets bit g of `bits` (grown as needed) for each game g of `key`.
+absl::Status MarkPostings(absl::string_view block, uint64_t key, std::vector<uint64_t>* bits);
+
 // How many games the block holds for `key`, decoding none.
 absl::StatusOr<uint64_t> CountPostings(absl::string_view block, uint64_t key);
 

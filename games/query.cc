@@ -12,9 +12,6 @@
 namespace scribe::games {
 namespace {
 
-// Above this many matches, a search by date walks the games in date order
-// instead of sorting the matches' dates.
-constexpr size_t kSortDatesUpTo = 50000;
 constexpr size_t kChunk = 500;
 
 bool HasTagFilter(const GameQuery& q) {
@@ -80,7 +77,7 @@ absl::StatusOr<std::vector<int64_t>> PageOf(Store& store, const std::vector<int6
     if (!q.descending) return std::vector<int64_t>(ids.begin() + begin, ids.begin() + end);
     return std::vector<int64_t>(ids.rbegin() + begin, ids.rbegin() + end);
   }
-  if (ids.size() <= kSortDatesUpTo) {
+  if (ids.size() <= query.sort_dates_up_to) {
     absl::StatusOr<std::vector<std::string>> dates = store.Dates(ids);
     if (!dates.ok()) return dates.status();
     std::vector<size_t> order(ids.size());
@@ -110,11 +107,11 @@ absl::StatusOr<std::vector<int64_t>> PageOf(Store& store, const std::vector<int6
   return page;
 }
 
-// The page of a position search that needs no game's date or tags: a
-// ranked key (no replay to verify), no tag filter, and by id ascending
-// (only the first offset + limit games are decoded) or reached by every
-// game of the rules (the rules' games' page). nullopt when the search is
-// not such a one.
+// The page of a position search that needs no game's tags: a ranked key
+// (no replay to verify), no tag filter, and by id ascending (only the
+// first offset + limit games are decoded) or many games (a bitmap of
+// them, and the games in order walked to fill the page). nullopt when the
+// search is not such a one.
 absl::StatusOr<std::optional<std::vector<int64_t>>> QuickPage(Store& store, const SearchQuery& query) {
   const PositionTarget& target = *query.position;
   const uint64_t key = target.rules->keys->Key(target.position);
@@ -125,18 +122,26 @@ absl::StatusOr<std::optional<std::vector<int64_t>>> QuickPage(Store& store, cons
   absl::StatusOr<KeyPostings> postings = KeyPostings::Fetch(store, target.rules->id, *target.rules->keys, key);
   if (!postings.ok()) return postings.status();
   if (!by_id) {
-    // Every game of the rules reached it (the start): the page is the
-    // rules' games' page, in any order.
+    // Many games: their bitmap, and the games in the query's order walked
+    // until the page is full (few: PageOf sorts their dates).
     absl::StatusOr<int64_t> total = postings->Count();
     if (!total.ok()) return total.status();
-    GameQuery all = query.games;
-    all.ruleset = target.rules->id;
-    absl::StatusOr<int64_t> games = store.CountGames(all);
-    if (!games.ok()) return games.status();
-    if (*total != *games) return std::optional<std::vector<int64_t>>();
-    absl::StatusOr<std::vector<int64_t>> page = store.FindGames(all, query.offset, query.limit);
-    if (!page.ok()) return page.status();
-    return std::optional<std::vector<int64_t>>(*std::move(page));
+    if (*total <= static_cast<int64_t>(query.sort_dates_up_to)) return std::optional<std::vector<int64_t>>();
+    absl::StatusOr<std::vector<uint64_t>> bits = postings->Bitmap();
+    if (!bits.ok()) return bits.status();
+    GameQuery walk = query.games;
+    walk.ruleset.reset();
+    const int64_t begin = std::max<int64_t>(query.offset, 0), end = begin + query.limit;
+    int64_t seen = 0;
+    std::vector<int64_t> page;
+    absl::Status s = store.ScanGames(walk, [&](int64_t id) {
+      const size_t word = static_cast<size_t>(id) / 64;
+      if (id < 0 || word >= bits->size() || ((*bits)[word] >> (id % 64) & 1) == 0) return true;
+      if (seen++ >= begin) page.push_back(id);
+      return seen < end;
+    });
+    if (!s.ok()) return s;
+    return std::optional<std::vector<int64_t>>(std::move(page));
   }
   const uint64_t offset = static_cast<uint64_t>(std::max<int64_t>(query.offset, 0));
   absl::StatusOr<std::vector<PostedGame>> games = postings->Games(offset + static_cast<uint64_t>(query.limit));
@@ -172,8 +177,10 @@ absl::StatusOr<SearchResult> Search(Store& store, const SearchQuery& query) {
   } else {
     absl::StatusOr<std::vector<int64_t>> reaching = GamesReaching(store, *query.position);
     if (!reaching.ok()) return reaching.status();
+    // The games found are of the position's rules already: no ruleset in
+    // the walks below, which then follow the date index alone.
     SearchQuery q = query;
-    q.games.ruleset = query.position->rules->id;
+    q.games.ruleset.reset();
     if (HasTagFilter(q.games)) {
       // The games the tags select, in order, kept when they reach it.
       std::vector<int64_t> matched;

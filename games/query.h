@@ -29,6 +29,10 @@ struct SearchQuery {
   std::optional<PositionTarget> position;
   int64_t offset = 0;
   int64_t limit = 50;
+  // A position search in date order sorts the dates of up to this many
+  // games; past it, it walks the games in date order with a bitmap of
+  // those that reached the position.
+  size_t sort_dates_up_to = 50000;
 };
 
 struct SearchHit {

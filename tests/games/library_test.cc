@@ -160,8 +160,10 @@ void CheckSearchAndExplore(Store& store, const std::vector<JudgedRecord>& record
     SearchQuery paged = q;
     paged.offset = 1;
     paged.limit = 3;
-    for (GameQuery::Order order : {GameQuery::Order::kId, GameQuery::Order::kDate}) {
+    for (int path = 0; path < 3; ++path) {
+      const GameQuery::Order order = path == 0 ? GameQuery::Order::kId : GameQuery::Order::kDate;
       paged.games.order = order;
+      if (path == 2) paged.sort_dates_up_to = 2;  // the bitmap walk
       auto page = Search(store, paged);
       ASSERT_TRUE(page.ok()) << page.status();
       EXPECT_EQ(page->total, static_cast<int64_t>(expected.size()));
@@ -237,8 +239,11 @@ TEST_P(LibraryTest, APositionEveryGameReachedPagesByDateLikeAllGames) {
   RulesCache cache(*store_);
   auto known = cache.ByDigest(records[0].verdict.rules->digest);
   ASSERT_TRUE(known.ok());
-  for (bool descending : {false, true}) {
+  for (int path = 0; path < 4; ++path) {
+    const bool descending = path % 2 == 1;
     SearchQuery q;
+    // Dates sorted, and (few games allowed to be sorted) the bitmap walk.
+    if (path >= 2) q.sort_dates_up_to = 3;
     q.position = PositionTarget{*known, records[0].verdict.positions[0]};
     q.games.order = GameQuery::Order::kDate;
     q.games.descending = descending;
