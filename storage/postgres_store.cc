@@ -30,6 +30,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
 #include "absl/strings/strip.h"
+#include "engine/status_macros.h"
 
 namespace scribe::storage {
 namespace {
@@ -44,19 +45,6 @@ using games::ReviewFigures;
 using games::RulesetRow;
 using games::RunRow;
 using games::SourceRow;
-
-#define PG_RETURN_IF_ERROR(expr)              \
-  do {                                        \
-    const ::absl::Status pg_status_ = (expr); \
-    if (!pg_status_.ok()) return pg_status_;  \
-  } while (0)
-#define PG_CONCAT_INNER_(a, b) a##b
-#define PG_CONCAT_(a, b) PG_CONCAT_INNER_(a, b)
-#define PG_ASSIGN_OR_RETURN(lhs, expr) PG_ASSIGN_OR_RETURN_IMPL_(PG_CONCAT_(pg_statusor_, __LINE__), lhs, expr)
-#define PG_ASSIGN_OR_RETURN_IMPL_(tmp, lhs, expr) \
-  auto tmp = (expr);                              \
-  if (!tmp.ok()) return tmp.status();             \
-  lhs = std::move(tmp).value()
 
 // The OIDs of the built-in types bound here (catalog/pg_type_d.h is a
 // server header; these never change).
@@ -531,9 +519,9 @@ absl::StatusOr<Result> PostgresStore::Check(PGresult* raw, absl::string_view wha
 }
 
 absl::StatusOr<Result> PostgresStore::Exec(const Statement& statement, const Params& params) {
-  PG_RETURN_IF_ERROR(Ready());
+  SCRIBE_RETURN_IF_ERROR(Ready());
   if (!prepared_.contains(statement.name)) {
-    PG_RETURN_IF_ERROR(Check(PQprepare(conn_, statement.name, statement.sql, params.size(), params.types()),
+    SCRIBE_RETURN_IF_ERROR(Check(PQprepare(conn_, statement.name, statement.sql, params.size(), params.types()),
                              absl::StrCat("preparing ", statement.name))
                            .status());
     prepared_.insert(statement.name);
@@ -544,20 +532,20 @@ absl::StatusOr<Result> PostgresStore::Exec(const Statement& statement, const Par
 }
 
 absl::StatusOr<Result> PostgresStore::ExecSql(const std::string& sql, const Params& params) {
-  PG_RETURN_IF_ERROR(Ready());
+  SCRIBE_RETURN_IF_ERROR(Ready());
   return Check(PQexecParams(conn_, sql.c_str(), params.size(), params.types(), params.values(), params.lengths(),
                             params.formats(), 1),
                sql);
 }
 
 absl::Status PostgresStore::Command(const char* sql) {
-  PG_RETURN_IF_ERROR(Ready());
+  SCRIBE_RETURN_IF_ERROR(Ready());
   return Check(PQexec(conn_, sql), sql).status();
 }
 
 absl::Status PostgresStore::Atomically(const std::function<absl::Status()>& body) {
   if (in_write_ || PQtransactionStatus(conn_) != PQTRANS_IDLE) return body();
-  PG_RETURN_IF_ERROR(Command("BEGIN"));
+  SCRIBE_RETURN_IF_ERROR(Command("BEGIN"));
   absl::Status status = body();
   if (status.ok()) return Command("COMMIT");
   if (PQstatus(conn_) == CONNECTION_OK) (void)Command("ROLLBACK");
@@ -566,12 +554,12 @@ absl::Status PostgresStore::Atomically(const std::function<absl::Status()>& body
 
 absl::Status PostgresStore::Scan(const std::string& sql, const Params& params,
                                  const std::function<bool(const PGresult*, int row)>& visit) {
-  PG_RETURN_IF_ERROR(Ready());
+  SCRIBE_RETURN_IF_ERROR(Ready());
   const std::string cursor = absl::StrCat("scribe_scan_", ++cursors_);
   // Outside a write a cursor needs a transaction of its own: a read one
   // that sees each statement's committed data, as autocommit reads do.
   const bool own = !in_write_ && PQtransactionStatus(conn_) == PQTRANS_IDLE;
-  if (own) PG_RETURN_IF_ERROR(Command("BEGIN"));
+  if (own) SCRIBE_RETURN_IF_ERROR(Command("BEGIN"));
   ++scans_;
   absl::Status status = ExecSql(absl::StrCat("DECLARE ", cursor, " NO SCROLL CURSOR FOR ", sql), params).status();
   const std::string fetch = absl::StrCat("FETCH ", kFetchRows, " FROM ", cursor);
@@ -593,8 +581,8 @@ absl::Status PostgresStore::Scan(const std::string& sql, const Params& params,
 }
 
 absl::Status PostgresStore::CopyIn(const char* sql, CopyData& data) {
-  PG_RETURN_IF_ERROR(Ready());
-  PG_ASSIGN_OR_RETURN(Result start, Check(PQexec(conn_, sql), sql));
+  SCRIBE_RETURN_IF_ERROR(Ready());
+  SCRIBE_ASSIGN_OR_RETURN(Result start, Check(PQexec(conn_, sql), sql));
   if (PQresultStatus(start.get()) != PGRES_COPY_IN) return absl::InternalError(absl::StrCat(name_, ": ", sql, ": no COPY"));
   data.End();
   const std::string& bytes = data.bytes();
@@ -622,7 +610,7 @@ absl::Status PostgresStore::Newer(int version) const {
 // which is not refreshed within a transaction by an advisory lock, so it
 // would miss a table another creator committed while this one waited.
 absl::StatusOr<bool> PostgresStore::TableExists(const std::string& name) {
-  PG_ASSIGN_OR_RETURN(Result found, ExecSql("SELECT count(*) FROM pg_catalog.pg_class c WHERE c.relname = $1"
+  SCRIBE_ASSIGN_OR_RETURN(Result found, ExecSql("SELECT count(*) FROM pg_catalog.pg_class c WHERE c.relname = $1"
                                             " AND pg_catalog.pg_table_is_visible(c.oid)",
                                             Params().Text(name)));
   return GetInt(found.get(), 0, 0) > 0;
@@ -630,7 +618,7 @@ absl::StatusOr<bool> PostgresStore::TableExists(const std::string& name) {
 
 // -1 when the database has no scribe_schema table.
 absl::StatusOr<int> PostgresStore::SchemaVersion() {
-  PG_ASSIGN_OR_RETURN(const bool exists, TableExists("scribe_schema"));
+  SCRIBE_ASSIGN_OR_RETURN(const bool exists, TableExists("scribe_schema"));
   if (!exists) return -1;
   absl::StatusOr<Result> version = ExecSql("SELECT coalesce(max(version), 0)::integer FROM scribe_schema", Params());
   if (!version.ok()) {
@@ -642,7 +630,7 @@ absl::StatusOr<int> PostgresStore::SchemaVersion() {
 }
 
 absl::Status PostgresStore::OpenSchema(OpenMode mode) {
-  PG_ASSIGN_OR_RETURN(const int version, SchemaVersion());
+  SCRIBE_ASSIGN_OR_RETURN(const int version, SchemaVersion());
   if (version > kPostgresSchemaVersion) return Newer(version);
   if (version == kPostgresSchemaVersion) return absl::OkStatus();
   if (version < 0 && mode == OpenMode::kExisting) {
@@ -654,7 +642,7 @@ absl::Status PostgresStore::OpenSchema(OpenMode mode) {
 // Makes or migrates the schema in one transaction, under the schema lock
 // so that two processes opening a new database do it once.
 absl::Status PostgresStore::Migrate(OpenMode mode) {
-  PG_RETURN_IF_ERROR(Command("BEGIN"));
+  SCRIBE_RETURN_IF_ERROR(Command("BEGIN"));
   absl::Status status = MigrateLocked(mode);
   if (status.ok()) return Command("COMMIT");
   if (PQstatus(conn_) == CONNECTION_OK) (void)Command("ROLLBACK");
@@ -662,8 +650,8 @@ absl::Status PostgresStore::Migrate(OpenMode mode) {
 }
 
 absl::Status PostgresStore::MigrateLocked(OpenMode mode) {
-  PG_RETURN_IF_ERROR(Exec(kSchemaLockStmt, Params().Int8(kSchemaLock)).status());
-  PG_ASSIGN_OR_RETURN(int version, SchemaVersion());  // again: another process may have done it
+  SCRIBE_RETURN_IF_ERROR(Exec(kSchemaLockStmt, Params().Int8(kSchemaLock)).status());
+  SCRIBE_ASSIGN_OR_RETURN(int version, SchemaVersion());  // again: another process may have done it
   if (version > kPostgresSchemaVersion) return Newer(version);
   if (version == kPostgresSchemaVersion) return absl::OkStatus();
   if (version < 0) {
@@ -671,14 +659,14 @@ absl::Status PostgresStore::MigrateLocked(OpenMode mode) {
       return absl::NotFoundError(absl::StrCat("no game database in ", name_, "; import games first"));
     }
     for (const char* table : kTables) {
-      PG_ASSIGN_OR_RETURN(const bool found, TableExists(table));
+      SCRIBE_ASSIGN_OR_RETURN(const bool found, TableExists(table));
       if (found) {
         return absl::DataLossError(absl::StrCat(name_, " is not a Scribe database: it has a table ", table,
                                                 " but no scribe_schema"));
       }
     }
-    PG_RETURN_IF_ERROR(Command("CREATE TABLE scribe_schema (version integer NOT NULL)"));
-    PG_RETURN_IF_ERROR(Command("INSERT INTO scribe_schema VALUES (0)"));
+    SCRIBE_RETURN_IF_ERROR(Command("CREATE TABLE scribe_schema (version integer NOT NULL)"));
+    SCRIBE_RETURN_IF_ERROR(Command("INSERT INTO scribe_schema VALUES (0)"));
     version = 0;
   }
   for (const Migration& migration : kMigrations) {
@@ -690,7 +678,7 @@ absl::Status PostgresStore::MigrateLocked(OpenMode mode) {
                                                         ": ", status.message()));
       }
     }
-    PG_RETURN_IF_ERROR(
+    SCRIBE_RETURN_IF_ERROR(
         ExecSql("UPDATE scribe_schema SET version = $1", Params().Int4(migration.version)).status());
   }
   return absl::OkStatus();
@@ -702,7 +690,7 @@ absl::Status PostgresStore::MigrateLocked(OpenMode mode) {
 absl::Status PostgresStore::BeginWrite() {
   if (in_write_) return absl::FailedPreconditionError(absl::StrCat(name_, ": a write is already open"));
   if (scans_ > 0) return absl::FailedPreconditionError(absl::StrCat(name_, ": cannot begin a write inside a scan"));
-  PG_RETURN_IF_ERROR(Command("BEGIN"));
+  SCRIBE_RETURN_IF_ERROR(Command("BEGIN"));
   // lock_timeout bounds the wait for the writer lock (and any other lock
   // of this transaction): then 55P03.
   const std::string timeout = absl::StrCat(options_.lock_timeout.count());
@@ -736,7 +724,7 @@ absl::Status PostgresStore::Commit() {
     (void)Command("ROLLBACK");
     return absl::AbortedError(absl::StrCat(name_, ": a statement of this write failed; nothing was written"));
   }
-  PG_ASSIGN_OR_RETURN(Result result, Check(PQexec(conn_, "COMMIT"), "COMMIT"));
+  SCRIBE_ASSIGN_OR_RETURN(Result result, Check(PQexec(conn_, "COMMIT"), "COMMIT"));
   // COMMIT of a failed transaction answers ROLLBACK, not an error.
   if (absl::string_view(PQcmdStatus(result.get())) == "ROLLBACK") {
     return absl::AbortedError(absl::StrCat(name_, ": the write failed and was rolled back"));
@@ -755,7 +743,7 @@ absl::Status PostgresStore::Rollback() {
 }
 
 absl::StatusOr<std::optional<std::string>> PostgresStore::Setting(const std::string& key) {
-  PG_ASSIGN_OR_RETURN(Result r, Exec(kGetSetting, Params().Text(key)));
+  SCRIBE_ASSIGN_OR_RETURN(Result r, Exec(kGetSetting, Params().Text(key)));
   if (PQntuples(r.get()) == 0) return std::nullopt;
   return GetBytes(r.get(), 0, 0);
 }
@@ -769,17 +757,17 @@ absl::Status PostgresStore::SetSetting(const std::string& key, const std::string
 
 absl::StatusOr<int64_t> PostgresStore::RulesetId(const std::string& digest, const std::string& reference) {
   for (int attempt = 0; attempt < 2; ++attempt) {
-    PG_ASSIGN_OR_RETURN(Result found, Exec(kFindRuleset, Params().Bytes(digest)));
+    SCRIBE_ASSIGN_OR_RETURN(Result found, Exec(kFindRuleset, Params().Bytes(digest)));
     if (PQntuples(found.get()) > 0) return GetInt(found.get(), 0, 0);
     // Nothing back: another writer added it since the look-up.
-    PG_ASSIGN_OR_RETURN(Result added, Exec(kAddRuleset, Params().Bytes(digest).Text(reference)));
+    SCRIBE_ASSIGN_OR_RETURN(Result added, Exec(kAddRuleset, Params().Bytes(digest).Text(reference)));
     if (PQntuples(added.get()) > 0) return GetInt(added.get(), 0, 0);
   }
   return absl::InternalError(absl::StrCat(name_, ": the ruleset could neither be found nor added"));
 }
 
 absl::StatusOr<std::vector<RulesetRow>> PostgresStore::Rulesets() {
-  PG_ASSIGN_OR_RETURN(Result r, Exec(kRulesets, Params()));
+  SCRIBE_ASSIGN_OR_RETURN(Result r, Exec(kRulesets, Params()));
   std::vector<RulesetRow> rows;
   for (int i = 0; i < PQntuples(r.get()); ++i) {
     rows.push_back({GetInt(r.get(), i, 0), GetBytes(r.get(), i, 1), GetBytes(r.get(), i, 2)});
@@ -788,7 +776,7 @@ absl::StatusOr<std::vector<RulesetRow>> PostgresStore::Rulesets() {
 }
 
 absl::StatusOr<std::vector<GameRow>> PostgresStore::GamesWithHash(uint64_t hash) {
-  PG_ASSIGN_OR_RETURN(Result r, Exec(kGamesWithHash, Params().Int8(static_cast<int64_t>(hash))));
+  SCRIBE_ASSIGN_OR_RETURN(Result r, Exec(kGamesWithHash, Params().Int8(static_cast<int64_t>(hash))));
   std::vector<GameRow> games;
   for (int i = 0; i < PQntuples(r.get()); ++i) games.push_back(ReadGame(r.get(), i));
   return games;
@@ -803,13 +791,13 @@ absl::StatusOr<int64_t> PostgresStore::AddGame(const GameRow& g) {
     p.Float8(f ? std::optional(f->error_rate) : std::nullopt);
     p.Float8(f ? std::optional(f->performance) : std::nullopt);
   }
-  PG_ASSIGN_OR_RETURN(Result r, Exec(kAddGame, p));
+  SCRIBE_ASSIGN_OR_RETURN(Result r, Exec(kAddGame, p));
   return GetInt(r.get(), 0, 0);
 }
 
 absl::StatusOr<std::vector<GameRow>> PostgresStore::GamesById(const std::vector<int64_t>& ids) {
   if (ids.empty()) return std::vector<GameRow>();
-  PG_ASSIGN_OR_RETURN(Result r, Exec(kGamesById, Params().Int8Array(ids)));
+  SCRIBE_ASSIGN_OR_RETURN(Result r, Exec(kGamesById, Params().Int8Array(ids)));
   std::unordered_map<int64_t, int> row_of;
   for (int i = 0; i < PQntuples(r.get()); ++i) row_of[GetInt(r.get(), i, 0)] = i;
   std::vector<GameRow> games;
@@ -822,7 +810,7 @@ absl::StatusOr<std::vector<GameRow>> PostgresStore::GamesById(const std::vector<
 absl::StatusOr<int64_t> PostgresStore::CountGames(const GameQuery& query) {
   Params p;
   const std::string where = QuerySql(query, p, false);
-  PG_ASSIGN_OR_RETURN(Result r, ExecSql("SELECT count(*) FROM games" + where, p));
+  SCRIBE_ASSIGN_OR_RETURN(Result r, ExecSql("SELECT count(*) FROM games" + where, p));
   return GetInt(r.get(), 0, 0);
 }
 
@@ -833,7 +821,7 @@ absl::StatusOr<std::vector<int64_t>> PostgresStore::FindGames(const GameQuery& q
   absl::StrAppend(&sql, " OFFSET $", p.size());
   p.Int8OrNull(limit < 0 ? std::nullopt : std::optional(limit));  // LIMIT NULL: all
   absl::StrAppend(&sql, " LIMIT $", p.size());
-  PG_ASSIGN_OR_RETURN(Result r, ExecSql(sql, p));
+  SCRIBE_ASSIGN_OR_RETURN(Result r, ExecSql(sql, p));
   std::vector<int64_t> ids;
   ids.reserve(PQntuples(r.get()));
   for (int i = 0; i < PQntuples(r.get()); ++i) ids.push_back(GetInt(r.get(), i, 0));
@@ -848,7 +836,7 @@ absl::Status PostgresStore::ScanGames(const GameQuery& query, const std::functio
 
 absl::StatusOr<std::vector<std::string>> PostgresStore::Dates(const std::vector<int64_t>& ids) {
   if (ids.empty()) return std::vector<std::string>();
-  PG_ASSIGN_OR_RETURN(Result r, Exec(kDates, Params().Int8Array(ids)));
+  SCRIBE_ASSIGN_OR_RETURN(Result r, Exec(kDates, Params().Int8Array(ids)));
   std::unordered_map<int64_t, std::string> date_of;
   for (int i = 0; i < PQntuples(r.get()); ++i) date_of[GetInt(r.get(), i, 0)] = GetBytes(r.get(), i, 1);
   std::vector<std::string> dates;
@@ -864,7 +852,7 @@ absl::StatusOr<std::vector<std::string>> PostgresStore::Dates(const std::vector<
 // Sources.
 
 absl::StatusOr<std::optional<int64_t>> PostgresStore::SourceGame(const SourceRow& source) {
-  PG_ASSIGN_OR_RETURN(Result r, Exec(kSourceGame, Params().Bytes(source.file).Int8(source.index)));
+  SCRIBE_ASSIGN_OR_RETURN(Result r, Exec(kSourceGame, Params().Bytes(source.file).Int8(source.index)));
   if (PQntuples(r.get()) > 0) return GetInt(r.get(), 0, 0);
   auto pending = pending_source_game_.find({source.file, source.index});
   if (pending != pending_source_game_.end()) return pending->second;
@@ -891,17 +879,17 @@ absl::Status PostgresStore::FlushSources() {
   pending_sources_.clear();
   pending_source_game_.clear();
   return Atomically([&]() -> absl::Status {
-    PG_RETURN_IF_ERROR(
+    SCRIBE_RETURN_IF_ERROR(
         Command("CREATE TEMPORARY TABLE IF NOT EXISTS scribe_sources_in (LIKE sources) ON COMMIT DELETE ROWS"));
-    PG_RETURN_IF_ERROR(CopyIn("COPY scribe_sources_in (file, idx, game) FROM STDIN (FORMAT binary)", data));
-    PG_RETURN_IF_ERROR(Exec(kMergeSources, Params()).status());
+    SCRIBE_RETURN_IF_ERROR(CopyIn("COPY scribe_sources_in (file, idx, game) FROM STDIN (FORMAT binary)", data));
+    SCRIBE_RETURN_IF_ERROR(Exec(kMergeSources, Params()).status());
     return Command("TRUNCATE scribe_sources_in");
   });
 }
 
 absl::StatusOr<std::vector<SourceRow>> PostgresStore::Sources(int64_t game) {
-  PG_RETURN_IF_ERROR(FlushSources());
-  PG_ASSIGN_OR_RETURN(Result r, Exec(kSources, Params().Int8(game)));
+  SCRIBE_RETURN_IF_ERROR(FlushSources());
+  SCRIBE_ASSIGN_OR_RETURN(Result r, Exec(kSources, Params().Int8(game)));
   std::vector<SourceRow> rows;
   for (int i = 0; i < PQntuples(r.get()); ++i) rows.push_back({GetBytes(r.get(), i, 0), GetInt(r.get(), i, 1)});
   return rows;
@@ -911,7 +899,7 @@ absl::StatusOr<std::vector<SourceRow>> PostgresStore::Sources(int64_t game) {
 // The position index.
 
 absl::StatusOr<int64_t> PostgresStore::NewRun() {
-  PG_ASSIGN_OR_RETURN(Result r, Exec(kNewRun, Params()));
+  SCRIBE_ASSIGN_OR_RETURN(Result r, Exec(kNewRun, Params()));
   return GetInt(r.get(), 0, 0);
 }
 
@@ -929,14 +917,14 @@ absl::Status PostgresStore::AddPostings(int64_t run, const std::vector<PostingRo
 }
 
 absl::StatusOr<std::vector<RunRow>> PostgresStore::Runs() {
-  PG_ASSIGN_OR_RETURN(Result r, Exec(kRuns, Params()));
+  SCRIBE_ASSIGN_OR_RETURN(Result r, Exec(kRuns, Params()));
   std::vector<RunRow> runs;
   for (int i = 0; i < PQntuples(r.get()); ++i) runs.push_back({GetInt(r.get(), i, 0), GetInt(r.get(), i, 1)});
   return runs;
 }
 
 absl::StatusOr<std::vector<std::string>> PostgresStore::Postings(int64_t ruleset, int64_t bucket) {
-  PG_ASSIGN_OR_RETURN(Result r, Exec(kPostings, Params().Int8(ruleset).Int8(bucket)));
+  SCRIBE_ASSIGN_OR_RETURN(Result r, Exec(kPostings, Params().Int8(ruleset).Int8(bucket)));
   std::vector<std::string> blocks;
   for (int i = 0; i < PQntuples(r.get()); ++i) blocks.push_back(GetBytes(r.get(), i, 0));
   return blocks;
@@ -945,7 +933,7 @@ absl::StatusOr<std::vector<std::string>> PostgresStore::Postings(int64_t ruleset
 absl::StatusOr<std::vector<PostingRow>> PostgresStore::RunPostings(int64_t run, std::pair<int64_t, int64_t> after,
                                                                    int limit) {
   if (limit <= 0) return std::vector<PostingRow>();
-  PG_ASSIGN_OR_RETURN(Result r,
+  SCRIBE_ASSIGN_OR_RETURN(Result r,
                       Exec(kRunPostings, Params().Int8(run).Int8(after.first).Int8(after.second).Int8(limit)));
   std::vector<PostingRow> rows;
   for (int i = 0; i < PQntuples(r.get()); ++i) {
@@ -956,7 +944,7 @@ absl::StatusOr<std::vector<PostingRow>> PostgresStore::RunPostings(int64_t run, 
 
 absl::Status PostgresStore::DeleteRun(int64_t run) {
   return Atomically([&]() -> absl::Status {
-    PG_RETURN_IF_ERROR(Exec(kDeletePostings, Params().Int8(run)).status());
+    SCRIBE_RETURN_IF_ERROR(Exec(kDeletePostings, Params().Int8(run)).status());
     return Exec(kDeleteRun, Params().Int8(run)).status();
   });
 }
@@ -984,16 +972,16 @@ absl::Status PostgresStore::AddExplorer(const std::vector<ExplorerRow>& rows) {
     data.Int8(row.accuracy_count);
   }
   return Atomically([&]() -> absl::Status {
-    PG_RETURN_IF_ERROR(Command(
+    SCRIBE_RETURN_IF_ERROR(Command(
         "CREATE TEMPORARY TABLE IF NOT EXISTS scribe_explorer_in (LIKE explorer) ON COMMIT DELETE ROWS"));
-    PG_RETURN_IF_ERROR(CopyIn("COPY scribe_explorer_in FROM STDIN (FORMAT binary)", data));
-    PG_RETURN_IF_ERROR(Exec(kMergeExplorer, Params()).status());
+    SCRIBE_RETURN_IF_ERROR(CopyIn("COPY scribe_explorer_in FROM STDIN (FORMAT binary)", data));
+    SCRIBE_RETURN_IF_ERROR(Exec(kMergeExplorer, Params()).status());
     return Command("TRUNCATE scribe_explorer_in");
   });
 }
 
 absl::StatusOr<std::vector<ExplorerRow>> PostgresStore::Explorer(int64_t ruleset, int64_t key) {
-  PG_ASSIGN_OR_RETURN(Result r, Exec(kExplorer, Params().Int8(ruleset).Int8(key)));
+  SCRIBE_ASSIGN_OR_RETURN(Result r, Exec(kExplorer, Params().Int8(ruleset).Int8(key)));
   std::vector<ExplorerRow> rows;
   for (int i = 0; i < PQntuples(r.get()); ++i) {
     const PGresult* p = r.get();
@@ -1005,7 +993,7 @@ absl::StatusOr<std::vector<ExplorerRow>> PostgresStore::Explorer(int64_t ruleset
 }
 
 absl::StatusOr<PlayerTotals> PostgresStore::Player(const std::string& name) {
-  PG_ASSIGN_OR_RETURN(Result r, Exec(kPlayer, Params().Text(name)));
+  SCRIBE_ASSIGN_OR_RETURN(Result r, Exec(kPlayer, Params().Text(name)));
   const PGresult* p = r.get();
   PlayerTotals t;
   t.games = GetInt(p, 0, 0);
@@ -1034,7 +1022,7 @@ absl::Status PostgresStore::ReplaceRatings(const std::vector<RatingRow>& rows) {
     data.Int8(row.games);
   }
   return Atomically([&]() -> absl::Status {
-    PG_RETURN_IF_ERROR(Exec(kDeleteRatings, Params()).status());
+    SCRIBE_RETURN_IF_ERROR(Exec(kDeleteRatings, Params()).status());
     if (rows.empty()) return absl::OkStatus();
     return CopyIn("COPY ratings (player, period, rating, deviation, volatility, games) FROM STDIN (FORMAT binary)",
                   data);
@@ -1042,7 +1030,7 @@ absl::Status PostgresStore::ReplaceRatings(const std::vector<RatingRow>& rows) {
 }
 
 absl::StatusOr<std::vector<RatingRow>> PostgresStore::Ratings(const std::string& player) {
-  PG_ASSIGN_OR_RETURN(Result r, Exec(kRatings, Params().Text(player)));
+  SCRIBE_ASSIGN_OR_RETURN(Result r, Exec(kRatings, Params().Text(player)));
   std::vector<RatingRow> rows;
   for (int i = 0; i < PQntuples(r.get()); ++i) {
     const PGresult* p = r.get();
@@ -1129,7 +1117,7 @@ absl::StatusOr<std::unique_ptr<games::Store>> OpenPostgresStore(const std::strin
   }
   PQsetNoticeProcessor(conn, IgnoreNotice, nullptr);
   auto store = std::make_unique<PostgresStore>(conn, options);
-  PG_RETURN_IF_ERROR(store->OpenSchema(mode));
+  SCRIBE_RETURN_IF_ERROR(store->OpenSchema(mode));
   return store;
 }
 

@@ -70,22 +70,10 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/string_view.h"
+#include "engine/status_macros.h"
 
 namespace scribe::storage {
 namespace {
-
-#define SQL_TRY(expr)                                \
-  do {                                               \
-    absl::Status sql_try_status = (expr);            \
-    if (!sql_try_status.ok()) return sql_try_status; \
-  } while (0)
-#define SQL_CONCAT_INNER(a, b) a##b
-#define SQL_CONCAT(a, b) SQL_CONCAT_INNER(a, b)
-#define SQL_TRY_ASSIGN(lhs, expr) SQL_TRY_ASSIGN_IMPL(SQL_CONCAT(sql_try_or_, __LINE__), lhs, expr)
-#define SQL_TRY_ASSIGN_IMPL(tmp, lhs, expr) \
-  auto tmp = (expr);                        \
-  if (!tmp.ok()) return tmp.status();       \
-  lhs = std::move(*tmp)
 
 using games::GameQuery;
 using games::GameRow;
@@ -361,12 +349,12 @@ absl::Status SqliteStore::Done(Statement& statement, absl::string_view doing) {
 }
 
 absl::Status SqliteStore::Run(absl::string_view sql, absl::string_view doing) {
-  SQL_TRY_ASSIGN(Statement statement, Prepare(sql));
+  SCRIBE_ASSIGN_OR_RETURN(Statement statement, Prepare(sql));
   return Done(statement, doing);
 }
 
 absl::StatusOr<int64_t> SqliteStore::QueryInt(absl::string_view sql, absl::string_view doing) {
-  SQL_TRY_ASSIGN(Statement statement, Prepare(sql));
+  SCRIBE_ASSIGN_OR_RETURN(Statement statement, Prepare(sql));
   const int rc = statement.Step();
   if (rc == SQLITE_ROW) return statement.IntAt(0);
   if (rc == SQLITE_DONE) return 0;
@@ -383,29 +371,29 @@ absl::Status SqliteStore::Open(OpenMode mode, const SqliteOptions& options) {
   }
   // The header's three figures from one snapshot: another process making
   // the schema commits all of it or none between them.
-  SQL_TRY(Run("BEGIN", "reading its header"));
+  SCRIBE_RETURN_IF_ERROR(Run("BEGIN", "reading its header"));
   absl::StatusOr<Header> read = ReadHeader();
   const absl::Status ended = Run(read.ok() ? "COMMIT" : "ROLLBACK", "reading its header");
   if (!read.ok()) return read.status();
-  SQL_TRY(ended);
+  SCRIBE_RETURN_IF_ERROR(ended);
   const Header header = *read;
-  SQL_TRY(CheckHeader(header, mode));
+  SCRIBE_RETURN_IF_ERROR(CheckHeader(header, mode));
   // Pages freed by a merge of the index's runs go back to the file system
   // (Reclaim): set on a new file, before its first table (it needs the
   // write lock, which a reader of a database in use must not wait for).
-  if (header.tables == 0) SQL_TRY(Run("PRAGMA auto_vacuum = INCREMENTAL", "setting it up"));
-  SQL_TRY(Configure(options));
+  if (header.tables == 0) SCRIBE_RETURN_IF_ERROR(Run("PRAGMA auto_vacuum = INCREMENTAL", "setting it up"));
+  SCRIBE_RETURN_IF_ERROR(Configure(options));
   if (header.version < SqliteSchemaVersion() || header.application_id != kSqliteApplicationId) {
-    SQL_TRY(Migrate(mode));
+    SCRIBE_RETURN_IF_ERROR(Migrate(mode));
   }
   return absl::OkStatus();
 }
 
 absl::StatusOr<SqliteStore::Header> SqliteStore::ReadHeader() {
   Header header;
-  SQL_TRY_ASSIGN(header.application_id, QueryInt("PRAGMA application_id", "reading its header"));
-  SQL_TRY_ASSIGN(header.version, QueryInt("PRAGMA user_version", "reading its header"));
-  SQL_TRY_ASSIGN(header.tables,
+  SCRIBE_ASSIGN_OR_RETURN(header.application_id, QueryInt("PRAGMA application_id", "reading its header"));
+  SCRIBE_ASSIGN_OR_RETURN(header.version, QueryInt("PRAGMA user_version", "reading its header"));
+  SCRIBE_ASSIGN_OR_RETURN(header.tables,
                  QueryInt("SELECT count(*) FROM sqlite_schema WHERE type = 'table'", "reading its schema"));
   return header;
 }
@@ -433,7 +421,7 @@ absl::Status SqliteStore::Configure(const SqliteOptions& options) {
   // Turning WAL on needs the file to itself, and SQLite answers BUSY at
   // once instead of waiting: retried for the busy timeout (two importers
   // making one database at once).
-  SQL_TRY_ASSIGN(Statement wal, Prepare("PRAGMA journal_mode = WAL"));
+  SCRIBE_ASSIGN_OR_RETURN(Statement wal, Prepare("PRAGMA journal_mode = WAL"));
   int rc = wal.Step();
   for (int waited_ms = 0; rc == SQLITE_BUSY && waited_ms < options.busy_timeout_ms; waited_ms += 10) {
     wal.Reset();
@@ -446,31 +434,31 @@ absl::Status SqliteStore::Configure(const SqliteOptions& options) {
     return absl::FailedPreconditionError(
         absl::StrCat("cannot use write-ahead logging on ", path_, " (journal mode stays ", journal, ")"));
   }
-  SQL_TRY(Run("PRAGMA synchronous = NORMAL", "setting it up"));
+  SCRIBE_RETURN_IF_ERROR(Run("PRAGMA synchronous = NORMAL", "setting it up"));
   // 64 MiB of page cache: an import's indexes stay in memory, bounded.
-  SQL_TRY(Run("PRAGMA cache_size = -65536", "setting it up"));
+  SCRIBE_RETURN_IF_ERROR(Run("PRAGMA cache_size = -65536", "setting it up"));
   // The -wal file grows with the largest transaction (an import's batch);
   // after a checkpoint it is cut back to 64 MiB.
-  SQL_TRY(Run("PRAGMA journal_size_limit = 67108864", "setting it up"));
+  SCRIBE_RETURN_IF_ERROR(Run("PRAGMA journal_size_limit = 67108864", "setting it up"));
   if (options.max_page_count > 0) {
-    SQL_TRY(Run(absl::StrCat("PRAGMA max_page_count = ", options.max_page_count), "setting it up"));
+    SCRIBE_RETURN_IF_ERROR(Run(absl::StrCat("PRAGMA max_page_count = ", options.max_page_count), "setting it up"));
   }
   return absl::OkStatus();
 }
 
 absl::Status SqliteStore::Migrate(OpenMode mode) {
-  SQL_TRY(BeginWrite());
+  SCRIBE_RETURN_IF_ERROR(BeginWrite());
   absl::Status status = [&]() -> absl::Status {
     // Read again under the lock: another process may have made it meanwhile.
-    SQL_TRY_ASSIGN(const Header header, ReadHeader());
-    SQL_TRY(CheckHeader(header, mode));
+    SCRIBE_ASSIGN_OR_RETURN(const Header header, ReadHeader());
+    SCRIBE_RETURN_IF_ERROR(CheckHeader(header, mode));
     const auto& migrations = Migrations();
     for (size_t version = header.version; version < migrations.size(); ++version) {
       for (const char* step : migrations[version]) {
-        SQL_TRY(Run(step, absl::StrCat("making schema version ", version + 1)));
+        SCRIBE_RETURN_IF_ERROR(Run(step, absl::StrCat("making schema version ", version + 1)));
       }
     }
-    SQL_TRY(Run(absl::StrCat("PRAGMA application_id = ", kSqliteApplicationId), "writing its header"));
+    SCRIBE_RETURN_IF_ERROR(Run(absl::StrCat("PRAGMA application_id = ", kSqliteApplicationId), "writing its header"));
     return Run(absl::StrCat("PRAGMA user_version = ", SqliteSchemaVersion()), "writing its header");
   }();
   if (!status.ok()) {
@@ -486,7 +474,7 @@ absl::Status SqliteStore::Reclaim() { return Run("PRAGMA incremental_vacuum", "g
 
 absl::Status SqliteStore::BeginWrite() {
   if (in_write_) return absl::FailedPreconditionError(absl::StrCat(Name(), ": a write is already open"));
-  SQL_TRY_ASSIGN(Statement begin, Prepare("BEGIN IMMEDIATE"));
+  SCRIBE_ASSIGN_OR_RETURN(Statement begin, Prepare("BEGIN IMMEDIATE"));
   const int rc = begin.Step();
   if ((rc & 0xff) == SQLITE_BUSY) {
     return absl::UnavailableError(
@@ -525,8 +513,8 @@ absl::Status SqliteStore::WriteOk() {
 // Runs `body` all or nothing (several statements of one call).
 template <typename Body>
 absl::Status SqliteStore::InSavepoint(Body&& body) {
-  SQL_TRY(WriteOk());
-  SQL_TRY(Run("SAVEPOINT store_call", "beginning a write"));
+  SCRIBE_RETURN_IF_ERROR(WriteOk());
+  SCRIBE_RETURN_IF_ERROR(Run("SAVEPOINT store_call", "beginning a write"));
   absl::Status status = body();
   if (status.ok()) {
     status = Run("RELEASE store_call", "writing");
@@ -542,7 +530,7 @@ absl::Status SqliteStore::InSavepoint(Body&& body) {
 // ---- Settings and rulesets.
 
 absl::StatusOr<std::optional<std::string>> SqliteStore::Setting(const std::string& key) {
-  SQL_TRY_ASSIGN(Statement statement, Prepare("SELECT value FROM settings WHERE key = ?1"));
+  SCRIBE_ASSIGN_OR_RETURN(Statement statement, Prepare("SELECT value FROM settings WHERE key = ?1"));
   statement.Text(1, key);
   const int rc = statement.Step();
   if (rc == SQLITE_ROW) return std::optional<std::string>(statement.TextAt(0));
@@ -551,8 +539,8 @@ absl::StatusOr<std::optional<std::string>> SqliteStore::Setting(const std::strin
 }
 
 absl::Status SqliteStore::SetSetting(const std::string& key, const std::string& value) {
-  SQL_TRY(WriteOk());
-  SQL_TRY_ASSIGN(Statement statement, Prepare("INSERT INTO settings(key, value) VALUES (?1, ?2)"
+  SCRIBE_RETURN_IF_ERROR(WriteOk());
+  SCRIBE_ASSIGN_OR_RETURN(Statement statement, Prepare("INSERT INTO settings(key, value) VALUES (?1, ?2)"
                                               " ON CONFLICT (key) DO UPDATE SET value = excluded.value"));
   statement.Text(1, key).Text(2, value);
   return Done(statement, "writing a setting");
@@ -560,21 +548,21 @@ absl::Status SqliteStore::SetSetting(const std::string& key, const std::string& 
 
 absl::StatusOr<int64_t> SqliteStore::RulesetId(const std::string& digest, const std::string& reference) {
   {
-    SQL_TRY_ASSIGN(Statement find, Prepare("SELECT id FROM rulesets WHERE digest = ?1"));
+    SCRIBE_ASSIGN_OR_RETURN(Statement find, Prepare("SELECT id FROM rulesets WHERE digest = ?1"));
     find.Text(1, digest);
     const int rc = find.Step();
     if (rc == SQLITE_ROW) return find.IntAt(0);
     if (rc != SQLITE_DONE) return Fail(rc, "reading the rulesets");
   }
-  SQL_TRY(WriteOk());
-  SQL_TRY_ASSIGN(Statement add, Prepare("INSERT INTO rulesets(digest, reference) VALUES (?1, ?2)"));
+  SCRIBE_RETURN_IF_ERROR(WriteOk());
+  SCRIBE_ASSIGN_OR_RETURN(Statement add, Prepare("INSERT INTO rulesets(digest, reference) VALUES (?1, ?2)"));
   add.Text(1, digest).Text(2, reference);
-  SQL_TRY(Done(add, "adding a ruleset"));
+  SCRIBE_RETURN_IF_ERROR(Done(add, "adding a ruleset"));
   return sqlite3_last_insert_rowid(db_);
 }
 
 absl::StatusOr<std::vector<games::RulesetRow>> SqliteStore::Rulesets() {
-  SQL_TRY_ASSIGN(Statement statement, Prepare("SELECT id, digest, reference FROM rulesets ORDER BY id"));
+  SCRIBE_ASSIGN_OR_RETURN(Statement statement, Prepare("SELECT id, digest, reference FROM rulesets ORDER BY id"));
   std::vector<games::RulesetRow> rows;
   int rc;
   while ((rc = statement.Step()) == SQLITE_ROW) {
@@ -609,7 +597,7 @@ GameRow SqliteStore::ReadGame(const Statement& statement) {
 }
 
 absl::StatusOr<std::vector<GameRow>> SqliteStore::GamesWithHash(uint64_t hash) {
-  SQL_TRY_ASSIGN(Statement statement,
+  SCRIBE_ASSIGN_OR_RETURN(Statement statement,
                  Prepare("SELECT " SQL_GAME_COLUMNS " FROM games WHERE identity_hash = ?1 ORDER BY id"));
   statement.Int(1, static_cast<int64_t>(hash));
   std::vector<GameRow> rows;
@@ -620,8 +608,8 @@ absl::StatusOr<std::vector<GameRow>> SqliteStore::GamesWithHash(uint64_t hash) {
 }
 
 absl::StatusOr<int64_t> SqliteStore::AddGame(const GameRow& game) {
-  SQL_TRY(WriteOk());
-  SQL_TRY_ASSIGN(Statement statement,
+  SCRIBE_RETURN_IF_ERROR(WriteOk());
+  SCRIBE_ASSIGN_OR_RETURN(Statement statement,
                  Prepare("INSERT INTO games(ruleset, identity, identity_hash, extra, light, dark, event, date,"
                          " result, plies, light_accuracy, light_error_rate, light_performance, dark_accuracy,"
                          " dark_error_rate, dark_performance)"
@@ -645,14 +633,14 @@ absl::StatusOr<int64_t> SqliteStore::AddGame(const GameRow& game) {
     const games::ReviewFigures& figures = *game.figures[side];
     statement.Real(param, figures.accuracy).Real(param + 1, figures.error_rate).Real(param + 2, figures.performance);
   }
-  SQL_TRY(Done(statement, "adding a game"));
+  SCRIBE_RETURN_IF_ERROR(Done(statement, "adding a game"));
   return sqlite3_last_insert_rowid(db_);
 }
 
 absl::StatusOr<std::vector<GameRow>> SqliteStore::GamesById(const std::vector<int64_t>& ids) {
   std::vector<GameRow> rows;
   for (int64_t id : ids) {
-    SQL_TRY_ASSIGN(Statement statement, Prepare("SELECT " SQL_GAME_COLUMNS " FROM games WHERE id = ?1"));
+    SCRIBE_ASSIGN_OR_RETURN(Statement statement, Prepare("SELECT " SQL_GAME_COLUMNS " FROM games WHERE id = ?1"));
     statement.Int(1, id);
     const int rc = statement.Step();
     if (rc == SQLITE_ROW) {
@@ -668,7 +656,7 @@ absl::StatusOr<std::vector<std::string>> SqliteStore::Dates(const std::vector<in
   std::vector<std::string> dates;
   dates.reserve(ids.size());
   for (int64_t id : ids) {
-    SQL_TRY_ASSIGN(Statement statement, Prepare("SELECT date FROM games WHERE id = ?1"));
+    SCRIBE_ASSIGN_OR_RETURN(Statement statement, Prepare("SELECT date FROM games WHERE id = ?1"));
     statement.Int(1, id);
     const int rc = statement.Step();
     if (rc != SQLITE_ROW && rc != SQLITE_DONE) return Fail(rc, "reading dates");
@@ -720,7 +708,7 @@ absl::StatusOr<Statement> SqliteStore::PrepareQuery(const GameQuery& query, Quer
   const std::string sql =
       absl::StrCat(prefix, QuerySql(query, kind == QueryKind::kCount ? "SELECT count(*)" : "SELECT id",
                                     kind != QueryKind::kCount, kind == QueryKind::kFind));
-  SQL_TRY_ASSIGN(Statement statement, Prepare(sql));
+  SCRIBE_ASSIGN_OR_RETURN(Statement statement, Prepare(sql));
   auto text = [&statement](const char* name, const std::string& value) {
     if (const int i = statement.Param(name); i > 0) statement.Text(i, value);
   };
@@ -736,14 +724,14 @@ absl::StatusOr<Statement> SqliteStore::PrepareQuery(const GameQuery& query, Quer
 }
 
 absl::StatusOr<int64_t> SqliteStore::CountGames(const GameQuery& query) {
-  SQL_TRY_ASSIGN(Statement statement, PrepareQuery(query, QueryKind::kCount));
+  SCRIBE_ASSIGN_OR_RETURN(Statement statement, PrepareQuery(query, QueryKind::kCount));
   const int rc = statement.Step();
   if (rc != SQLITE_ROW) return Fail(rc, "counting games");
   return statement.IntAt(0);
 }
 
 absl::StatusOr<std::vector<int64_t>> SqliteStore::FindGames(const GameQuery& query, int64_t offset, int64_t limit) {
-  SQL_TRY_ASSIGN(Statement statement, PrepareQuery(query, QueryKind::kFind));
+  SCRIBE_ASSIGN_OR_RETURN(Statement statement, PrepareQuery(query, QueryKind::kFind));
   statement.Int(statement.Param(":limit"), limit < 0 ? -1 : limit);
   statement.Int(statement.Param(":offset"), offset < 0 ? 0 : offset);
   std::vector<int64_t> ids;
@@ -754,7 +742,7 @@ absl::StatusOr<std::vector<int64_t>> SqliteStore::FindGames(const GameQuery& que
 }
 
 absl::Status SqliteStore::ScanGames(const GameQuery& query, const std::function<bool(int64_t id)>& visit) {
-  SQL_TRY_ASSIGN(Statement statement, PrepareQuery(query, QueryKind::kScan));
+  SCRIBE_ASSIGN_OR_RETURN(Statement statement, PrepareQuery(query, QueryKind::kScan));
   int rc;
   while ((rc = statement.Step()) == SQLITE_ROW) {
     if (!visit(statement.IntAt(0))) return absl::OkStatus();
@@ -763,7 +751,7 @@ absl::Status SqliteStore::ScanGames(const GameQuery& query, const std::function<
 }
 
 absl::StatusOr<std::string> SqliteStore::Plan(const GameQuery& query) {
-  SQL_TRY_ASSIGN(Statement statement, PrepareQuery(query, QueryKind::kFind, "EXPLAIN QUERY PLAN "));
+  SCRIBE_ASSIGN_OR_RETURN(Statement statement, PrepareQuery(query, QueryKind::kFind, "EXPLAIN QUERY PLAN "));
   statement.Int(statement.Param(":limit"), 20);
   statement.Int(statement.Param(":offset"), 0);
   std::string plan;
@@ -776,7 +764,7 @@ absl::StatusOr<std::string> SqliteStore::Plan(const GameQuery& query) {
 // ---- Sources.
 
 absl::StatusOr<std::optional<int64_t>> SqliteStore::SourceGame(const games::SourceRow& source) {
-  SQL_TRY_ASSIGN(Statement statement, Prepare("SELECT s.game FROM sources s JOIN files f ON f.id = s.file"
+  SCRIBE_ASSIGN_OR_RETURN(Statement statement, Prepare("SELECT s.game FROM sources s JOIN files f ON f.id = s.file"
                                               " WHERE f.path = ?1 AND s.idx = ?2"));
   statement.Text(1, source.file).Int(2, source.index);
   const int rc = statement.Step();
@@ -786,19 +774,19 @@ absl::StatusOr<std::optional<int64_t>> SqliteStore::SourceGame(const games::Sour
 }
 
 absl::Status SqliteStore::AddSource(int64_t game, const games::SourceRow& source) {
-  SQL_TRY(WriteOk());
+  SCRIBE_RETURN_IF_ERROR(WriteOk());
   // Each file's path once (files), its sources by the path's id.
-  SQL_TRY_ASSIGN(Statement file, Prepare("INSERT INTO files(path) VALUES (?1) ON CONFLICT (path) DO NOTHING"));
+  SCRIBE_ASSIGN_OR_RETURN(Statement file, Prepare("INSERT INTO files(path) VALUES (?1) ON CONFLICT (path) DO NOTHING"));
   file.Text(1, source.file);
-  SQL_TRY(Done(file, "adding a source"));
-  SQL_TRY_ASSIGN(Statement statement, Prepare("INSERT INTO sources(file, idx, game) SELECT id, ?2, ?3 FROM files"
+  SCRIBE_RETURN_IF_ERROR(Done(file, "adding a source"));
+  SCRIBE_ASSIGN_OR_RETURN(Statement statement, Prepare("INSERT INTO sources(file, idx, game) SELECT id, ?2, ?3 FROM files"
                                               " WHERE path = ?1 ON CONFLICT (file, idx) DO NOTHING"));
   statement.Text(1, source.file).Int(2, source.index).Int(3, game);
   return Done(statement, "adding a source");
 }
 
 absl::StatusOr<std::vector<games::SourceRow>> SqliteStore::Sources(int64_t game) {
-  SQL_TRY_ASSIGN(Statement statement, Prepare("SELECT f.path, s.idx FROM sources s JOIN files f ON f.id = s.file"
+  SCRIBE_ASSIGN_OR_RETURN(Statement statement, Prepare("SELECT f.path, s.idx FROM sources s JOIN files f ON f.id = s.file"
                                               " WHERE s.game = ?1 ORDER BY f.path, s.idx"));
   statement.Int(1, game);
   std::vector<games::SourceRow> rows;
@@ -811,25 +799,25 @@ absl::StatusOr<std::vector<games::SourceRow>> SqliteStore::Sources(int64_t game)
 // ---- The position index.
 
 absl::StatusOr<int64_t> SqliteStore::NewRun() {
-  SQL_TRY(WriteOk());
-  SQL_TRY(Run("INSERT INTO runs DEFAULT VALUES", "adding a run"));
+  SCRIBE_RETURN_IF_ERROR(WriteOk());
+  SCRIBE_RETURN_IF_ERROR(Run("INSERT INTO runs DEFAULT VALUES", "adding a run"));
   return sqlite3_last_insert_rowid(db_);
 }
 
 absl::Status SqliteStore::AddPostings(int64_t run, const std::vector<games::PostingRow>& rows) {
   return InSavepoint([&]() -> absl::Status {
     for (const games::PostingRow& row : rows) {
-      SQL_TRY_ASSIGN(Statement statement,
+      SCRIBE_ASSIGN_OR_RETURN(Statement statement,
                      Prepare("INSERT INTO postings(ruleset, bucket, run, data) VALUES (?1, ?2, ?3, ?4)"));
       statement.Int(1, row.ruleset).Int(2, row.bucket).Int(3, run).Blob(4, row.data);
-      SQL_TRY(Done(statement, "adding postings"));
+      SCRIBE_RETURN_IF_ERROR(Done(statement, "adding postings"));
     }
     return absl::OkStatus();
   });
 }
 
 absl::StatusOr<std::vector<games::RunRow>> SqliteStore::Runs() {
-  SQL_TRY_ASSIGN(Statement statement, Prepare("SELECT run, (SELECT coalesce(sum(length(data)), 0) FROM postings"
+  SCRIBE_ASSIGN_OR_RETURN(Statement statement, Prepare("SELECT run, (SELECT coalesce(sum(length(data)), 0) FROM postings"
                                               " WHERE postings.run = runs.run) FROM runs ORDER BY run"));
   std::vector<games::RunRow> rows;
   int rc;
@@ -839,7 +827,7 @@ absl::StatusOr<std::vector<games::RunRow>> SqliteStore::Runs() {
 }
 
 absl::StatusOr<std::vector<std::string>> SqliteStore::Postings(int64_t ruleset, int64_t bucket) {
-  SQL_TRY_ASSIGN(Statement statement,
+  SCRIBE_ASSIGN_OR_RETURN(Statement statement,
                  Prepare("SELECT data FROM postings WHERE ruleset = ?1 AND bucket = ?2 ORDER BY run"));
   statement.Int(1, ruleset).Int(2, bucket);
   std::vector<std::string> blocks;
@@ -851,7 +839,7 @@ absl::StatusOr<std::vector<std::string>> SqliteStore::Postings(int64_t ruleset, 
 
 absl::StatusOr<std::vector<games::PostingRow>> SqliteStore::RunPostings(int64_t run, std::pair<int64_t, int64_t> after,
                                                                         int limit) {
-  SQL_TRY_ASSIGN(Statement statement,
+  SCRIBE_ASSIGN_OR_RETURN(Statement statement,
                  Prepare("SELECT ruleset, bucket, data FROM postings WHERE run = ?1 AND (ruleset, bucket) > (?2, ?3)"
                          " ORDER BY ruleset, bucket LIMIT ?4"));
   statement.Int(1, run).Int(2, after.first).Int(3, after.second).Int(4, limit < 0 ? -1 : limit);
@@ -866,10 +854,10 @@ absl::StatusOr<std::vector<games::PostingRow>> SqliteStore::RunPostings(int64_t 
 
 absl::Status SqliteStore::DeleteRun(int64_t run) {
   return InSavepoint([&]() -> absl::Status {
-    SQL_TRY_ASSIGN(Statement postings, Prepare("DELETE FROM postings WHERE run = ?1"));
+    SCRIBE_ASSIGN_OR_RETURN(Statement postings, Prepare("DELETE FROM postings WHERE run = ?1"));
     postings.Int(1, run);
-    SQL_TRY(Done(postings, "deleting a run"));
-    SQL_TRY_ASSIGN(Statement runs, Prepare("DELETE FROM runs WHERE run = ?1"));
+    SCRIBE_RETURN_IF_ERROR(Done(postings, "deleting a run"));
+    SCRIBE_ASSIGN_OR_RETURN(Statement runs, Prepare("DELETE FROM runs WHERE run = ?1"));
     runs.Int(1, run);
     return Done(runs, "deleting a run");
   });
@@ -880,7 +868,7 @@ absl::Status SqliteStore::DeleteRun(int64_t run) {
 absl::Status SqliteStore::AddExplorer(const std::vector<games::ExplorerRow>& rows) {
   return InSavepoint([&]() -> absl::Status {
     for (const games::ExplorerRow& row : rows) {
-      SQL_TRY_ASSIGN(
+      SCRIBE_ASSIGN_OR_RETURN(
           Statement statement,
           Prepare("INSERT INTO explorer(ruleset, key, roll, from_index, to_index, games, light_wins, dark_wins,"
                   " accuracy_sum, accuracy_count) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)"
@@ -892,14 +880,14 @@ absl::Status SqliteStore::AddExplorer(const std::vector<games::ExplorerRow>& row
       statement.Int(1, row.ruleset).Int(2, row.key).Int(3, row.roll).Int(4, row.from).Int(5, row.to);
       statement.Int(6, row.games).Int(7, row.light_wins).Int(8, row.dark_wins);
       statement.Real(9, row.accuracy_sum).Int(10, row.accuracy_count);
-      SQL_TRY(Done(statement, "adding explorer rows"));
+      SCRIBE_RETURN_IF_ERROR(Done(statement, "adding explorer rows"));
     }
     return absl::OkStatus();
   });
 }
 
 absl::StatusOr<std::vector<games::ExplorerRow>> SqliteStore::Explorer(int64_t ruleset, int64_t key) {
-  SQL_TRY_ASSIGN(Statement statement,
+  SCRIBE_ASSIGN_OR_RETURN(Statement statement,
                  Prepare("SELECT roll, from_index, to_index, games, light_wins, dark_wins, accuracy_sum,"
                          " accuracy_count FROM explorer WHERE ruleset = ?1 AND key = ?2"
                          " ORDER BY roll, from_index, to_index"));
@@ -929,7 +917,7 @@ absl::StatusOr<std::vector<games::ExplorerRow>> SqliteStore::Explorer(int64_t ru
 // A game's side for the player is light when they played light (both
 // sides: light), else dark; the figures are that side's.
 absl::StatusOr<games::PlayerTotals> SqliteStore::Player(const std::string& name) {
-  SQL_TRY_ASSIGN(
+  SCRIBE_ASSIGN_OR_RETURN(
       Statement statement,
       Prepare("SELECT count(*), coalesce(sum(result = side), 0), coalesce(sum(result <> 0 AND result <> side), 0),"
               " coalesce(sum(result = 0), 0), coalesce(sum(side = 1), 0), count(accuracy), avg(accuracy),"
@@ -959,21 +947,21 @@ absl::StatusOr<games::PlayerTotals> SqliteStore::Player(const std::string& name)
 
 absl::Status SqliteStore::ReplaceRatings(const std::vector<games::RatingRow>& rows) {
   return InSavepoint([&]() -> absl::Status {
-    SQL_TRY(Run("DELETE FROM ratings", "replacing the ratings"));
+    SCRIBE_RETURN_IF_ERROR(Run("DELETE FROM ratings", "replacing the ratings"));
     for (const games::RatingRow& row : rows) {
-      SQL_TRY_ASSIGN(Statement statement,
+      SCRIBE_ASSIGN_OR_RETURN(Statement statement,
                      Prepare("INSERT INTO ratings(player, period, rating, deviation, volatility, games)"
                              " VALUES (?1, ?2, ?3, ?4, ?5, ?6)"));
       statement.Text(1, row.player).Text(2, row.period).Real(3, row.rating).Real(4, row.deviation);
       statement.Real(5, row.volatility).Int(6, row.games);
-      SQL_TRY(Done(statement, "replacing the ratings"));
+      SCRIBE_RETURN_IF_ERROR(Done(statement, "replacing the ratings"));
     }
     return absl::OkStatus();
   });
 }
 
 absl::StatusOr<std::vector<games::RatingRow>> SqliteStore::Ratings(const std::string& player) {
-  SQL_TRY_ASSIGN(Statement statement,
+  SCRIBE_ASSIGN_OR_RETURN(Statement statement,
                  Prepare("SELECT period, rating, deviation, volatility, games FROM ratings WHERE player = ?1"
                          " ORDER BY period"));
   statement.Text(1, player);
@@ -989,7 +977,7 @@ absl::StatusOr<std::vector<games::RatingRow>> SqliteStore::Ratings(const std::st
 
 absl::Status SqliteStore::ScanResults(const std::function<bool(const std::string& date, const std::string& light,
                                                                const std::string& dark, int result)>& visit) {
-  SQL_TRY_ASSIGN(Statement statement,
+  SCRIBE_ASSIGN_OR_RETURN(Statement statement,
                  Prepare("SELECT date, light, dark, result FROM games WHERE (date = '') = 0 AND result IN (1, 2)"
                          " AND light <> '' AND dark <> '' ORDER BY date, id"));
   int rc;
@@ -1023,7 +1011,7 @@ absl::StatusOr<std::unique_ptr<games::Store>> OpenSqliteStore(const std::string&
   std::unique_ptr<sqlite3, CloseDb> db(raw);
   if (rc != SQLITE_OK) return MapError(raw, rc, path, "opening it");
   auto store = std::make_unique<SqliteStore>(db.release(), path);
-  SQL_TRY(store->Open(mode, options));
+  SCRIBE_RETURN_IF_ERROR(store->Open(mode, options));
   return store;
 }
 
@@ -1040,10 +1028,5 @@ absl::StatusOr<std::string> SqliteFindGamesPlan(games::Store& store, const games
 }
 
 #undef SQL_GAME_COLUMNS
-#undef SQL_TRY
-#undef SQL_TRY_ASSIGN
-#undef SQL_TRY_ASSIGN_IMPL
-#undef SQL_CONCAT
-#undef SQL_CONCAT_INNER
 
 }  // namespace scribe::storage
