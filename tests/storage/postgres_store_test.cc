@@ -807,16 +807,18 @@ TEST_F(PostgresStoreTest, SettingsAndRulesets) {
   EXPECT_EQ(rulesets[1].id, masters);
 }
 
-TEST_F(PostgresStoreTest, ScanResultsGivesFinishedGamesInDateOrder) {
+// Finished, dated games with both players named (games/store.h): the
+// undated, the unfinished and the unnamed are not results to rate.
+TEST_F(PostgresStoreTest, ScanResultsGivesFinishedDatedNamedGamesInDateOrder) {
   Add({MakeGame(1, "a", "b", "2026-03-01", 1), MakeGame(1, "c", "d", "", 2), MakeGame(1, "e", "f", "2026-01-01", 2),
-       MakeGame(1, "g", "h", "2026-02-01", 0)});
+       MakeGame(1, "g", "h", "2026-02-01", 0), MakeGame(1, "", "h", "2026-02-02", 1)});
   std::vector<std::string> seen;
   ASSERT_OK(store_->ScanResults([&](const std::string& date, const std::string& light, const std::string& dark,
                                     int result) {
     seen.push_back(absl::StrCat(date, " ", light, " ", dark, " ", result));
     return true;
   }));
-  EXPECT_EQ(seen, (std::vector<std::string>{"2026-01-01 e f 2", "2026-03-01 a b 1", " c d 2"}));
+  EXPECT_EQ(seen, (std::vector<std::string>{"2026-01-01 e f 2", "2026-03-01 a b 1"}));
   int calls = 0;
   ASSERT_OK(store_->ScanResults([&](const std::string&, const std::string&, const std::string&, int) {
     return ++calls < 1;
