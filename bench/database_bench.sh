@@ -10,6 +10,8 @@
 # /usr/bin/time -v (games/s, peak RSS), prints the database's size, and
 # runs bench/database_bench.cc's searches on it (medians of 5).
 set -euo pipefail
+set -E  # the ERR trap in functions and subshells too: a failing step says what failed
+trap 'rc=$?; echo "database_bench.sh: line $LINENO: \"$BASH_COMMAND\" failed (exit $rc)" >&2' ERR
 games="${1:-100000}"
 work="${2:-/tmp/scribe-db-bench}"
 build="${BUILD:-build}"

@@ -8,6 +8,8 @@
 # As root (PostgreSQL refuses to run as root) the server runs as the user
 # postgres. Settings are the defaults but a 256 MB shared buffer; fsync on.
 set -euo pipefail
+set -E  # the ERR trap in functions and subshells too: a failing step says what failed
+trap 'rc=$?; echo "pg_server.sh: line $LINENO: \"$BASH_COMMAND\" failed (exit $rc)" >&2' ERR
 bin=/usr/lib/postgresql/15/bin
 cmd="$1" dir="$2"
 as_pg() { if [[ "$(id -u)" == 0 ]]; then runuser -u postgres -- "$@"; else "$@"; fi; }
