@@ -7,9 +7,9 @@
 //  - ReplayIdentity, DecodeGame and DecodePostings never crash: they accept
 //    or refuse with DATA_LOSS;
 //  - an accepted identity replays to positions that conserve each side's
-//    pieces, and the record DecodeGame makes of it (with an empty extra)
-//    is a legal game whose identity, encoded again, replays to the same
-//    positions;
+//    pieces, and the record DecodeGame makes of it (with an extra that
+//    says its start, as import writes) is a legal game whose identity,
+//    encoded again, replays to the same positions;
 //  - accepted postings sorted and without a (key, game) twice encode and
 //    decode back to themselves.
 #include <algorithm>
@@ -21,7 +21,9 @@
 #include "fuzz/fuzz_util.h"
 #include "games/game_codec.h"
 #include "games/postings.h"
+#include "games/varint.h"
 #include "records/judged.h"
+#include "records/position_string.h"
 
 namespace scribe::fuzz {
 namespace {
@@ -43,13 +45,20 @@ void FuzzIdentity(const Rules& rules, absl::string_view bytes) {
     return;
   }
   CheckConserved(rules, replayed->positions);
-  // An empty extra: version, reference, no digest, no first player, no
-  // start, no comment, no column tags, no tags, no comments.
+  // An extra that agrees with the course: version, reference, no digest,
+  // the first player (LIGHT 1 or DARK 2, written plus one), the start
+  // written when it is not the rules' own, no comment, no column tags, no
+  // tags, no comments.
+  const Position& start = replayed->positions[0];
+  const std::string written =
+      start == StartPosition(rules, start.to_move) ? "" : PositionToString(rules, start);
   std::string extra;
   extra.push_back(1);
-  extra.push_back(static_cast<char>(rules.ruleset.id().size()));
-  extra += rules.ruleset.id();
-  extra.append("\0\0\0\0\0\0\0", 7);
+  games::PutString(&extra, rules.ruleset.id());
+  extra.push_back(0);
+  extra.push_back(static_cast<char>(start.to_move == kLight ? 2 : 3));
+  games::PutString(&extra, written);
+  extra.append("\0\0\0\0", 4);
   auto record = games::DecodeGame(rules, bytes, extra, games::TagColumns{});
   if (!record.ok()) Fail("an identity that replays decodes", record.status().ToString());
   RefereeOptions referee;

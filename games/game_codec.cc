@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "games/varint.h"
 #include "records/position_string.h"
+#include "records/referee.h"
 
 namespace scribe::games {
 namespace {
@@ -230,6 +231,19 @@ absl::StatusOr<ReplayedGame> ReplayIdentity(const Rules& rules, absl::string_vie
     }
     game.opening.emplace_back(static_cast<int>(light), static_cast<int>(dark));
   }
+  if (!game.opening.empty()) {
+    // The throw-off decides who starts: the referee's rules, and the start
+    // must be the rules' own with that side to move.
+    v1::GameRecord opening;
+    for (const auto& [light, dark] : game.opening) {
+      v1::OpeningThrow* round = opening.add_opening();
+      round->set_light(light);
+      round->set_dark(dark);
+    }
+    Side first = kLight;
+    if (auto finding = DecideFirstPlayer(rules, opening, &first)) return Corrupt(finding->message());
+    if (kind == kStartGiven || first != pos->to_move) return Corrupt("its throw-off and its start disagree");
+  }
   if (!in.Varint(&actions) || actions > identity.size()) return Corrupt("identity cut short");
   game.positions.reserve(actions + 1);
   game.actions.reserve(actions);
@@ -243,7 +257,10 @@ absl::StatusOr<ReplayedGame> ReplayIdentity(const Rules& rules, absl::string_vie
     a.roll = b >> 4;
     uint64_t choice = b & 0x0f;
     if (IsOver(rules, p)) return Corrupt("an action after the end of the game");
+    if (!rules.CanRoll(a.roll)) return Corrupt("a throw these dice cannot give");
+    LegalMoves(rules, p, a.roll, &legal);
     if (choice == 0) {
+      if (!legal.empty()) return Corrupt("a throw passed with a move to make");
       PassTurn(&p);
     } else {
       if (choice == kChoiceFollows) {
@@ -251,7 +268,6 @@ absl::StatusOr<ReplayedGame> ReplayIdentity(const Rules& rules, absl::string_vie
       } else {
         --choice;
       }
-      LegalMoves(rules, p, a.roll, &legal);
       if (choice >= static_cast<uint64_t>(legal.size())) return Corrupt("a move the throw does not allow");
       a.moved = true;
       a.move = legal[static_cast<int>(choice)];
@@ -285,6 +301,12 @@ absl::StatusOr<v1::GameRecord> DecodeGame(const Rules& rules, absl::string_view 
   }
   absl::Status extra_ok = DecodeExtra(rules, extra, columns, &record);
   if (!extra_ok.ok()) return extra_ok;
+  // The start the record says (its start position or first player, as
+  // written) is the one the course was played from.
+  Position start;
+  if (StartOfRecord(rules, record, &start).has_value() || start != game->positions[0]) {
+    return Corrupt("its record and its course start from different positions");
+  }
   return record;
 }
 
