@@ -1,6 +1,7 @@
 #include "games/postings.h"
 
 #include <algorithm>
+#include <climits>
 
 #include "games/varint.h"
 
@@ -20,16 +21,19 @@ absl::Status Walk(absl::string_view block, uint64_t stop, Want want, Add add, ui
   while (!in.done()) {
     uint64_t head = 0, count = 1;
     if (!in.Varint(&head)) return Damaged();
+    // Keys and games only grow: a sum that wraps is damage.
+    if (key + (head >> 1) < key) return Damaged();
     key += head >> 1;
     if ((head & 1) == 0 && (!in.Varint(&count) || count < 2 || count > block.size())) return Damaged();
     if (key > stop) return absl::OkStatus();
     const bool keep = want(key, count);
-    int64_t game = 0;
+    uint64_t game = 0;
     for (uint64_t i = 0; i < count; ++i) {
       uint64_t entry = 0;
       if (!in.Varint(&entry)) return Damaged();
-      game += static_cast<int64_t>(entry >> 1);
-      if (keep && i < limit) add(key, game, (entry & 1) != 0);
+      game += entry >> 1;
+      if (game > static_cast<uint64_t>(INT64_MAX)) return Damaged();
+      if (keep && i < limit) add(key, static_cast<int64_t>(game), (entry & 1) != 0);
     }
   }
   return absl::OkStatus();
