@@ -24,6 +24,7 @@
 #include "games/store.h"
 #include "storage/open_store.h"
 #include "tests/storage/postgres_server.h"
+#include "tests/storage/store_test_util.h"
 
 namespace scribe::storage {
 namespace {
@@ -38,25 +39,6 @@ using games::SourceRow;
 using games::Store;
 using scribe::testing::PostgresServer;
 using std::chrono::steady_clock;
-
-#define ASSERT_OK(expr)                                 \
-  do {                                                  \
-    const ::absl::Status assert_status_ = (expr);       \
-    ASSERT_TRUE(assert_status_.ok()) << assert_status_; \
-  } while (0)
-#define EXPECT_OK(expr)                                 \
-  do {                                                  \
-    const ::absl::Status expect_status_ = (expr);       \
-    EXPECT_TRUE(expect_status_.ok()) << expect_status_; \
-  } while (0)
-#define PG_TEST_CONCAT_INNER_(a, b) a##b
-#define PG_TEST_CONCAT_(a, b) PG_TEST_CONCAT_INNER_(a, b)
-#define ASSERT_OK_AND_ASSIGN(lhs, expr) \
-  ASSERT_OK_AND_ASSIGN_IMPL_(PG_TEST_CONCAT_(assert_statusor_, __LINE__), lhs, expr)
-#define ASSERT_OK_AND_ASSIGN_IMPL_(tmp, lhs, expr) \
-  auto tmp = (expr);                               \
-  ASSERT_TRUE(tmp.ok()) << tmp.status();           \
-  lhs = std::move(tmp).value()
 
 // Names a careless backend would turn into SQL, patterns or escapes.
 const std::vector<std::string>& HostileStrings() {
@@ -78,27 +60,6 @@ GameRow MakeGame(int64_t ruleset, std::string light, std::string dark, std::stri
   g.result = result;
   g.plies = 10;
   return g;
-}
-
-void ExpectSameGame(const GameRow& got, const GameRow& want) {
-  EXPECT_EQ(got.id, want.id);
-  EXPECT_EQ(got.ruleset, want.ruleset);
-  EXPECT_EQ(got.identity, want.identity);
-  EXPECT_EQ(got.identity_hash, want.identity_hash);
-  EXPECT_EQ(got.extra, want.extra);
-  EXPECT_EQ(got.light, want.light);
-  EXPECT_EQ(got.dark, want.dark);
-  EXPECT_EQ(got.event, want.event);
-  EXPECT_EQ(got.date, want.date);
-  EXPECT_EQ(got.result, want.result);
-  EXPECT_EQ(got.plies, want.plies);
-  for (int side = 0; side < 2; ++side) {
-    ASSERT_EQ(got.figures[side].has_value(), want.figures[side].has_value()) << "side " << side;
-    if (!want.figures[side]) continue;
-    EXPECT_EQ(got.figures[side]->accuracy, want.figures[side]->accuracy);
-    EXPECT_EQ(got.figures[side]->error_rate, want.figures[side]->error_rate);
-    EXPECT_EQ(got.figures[side]->performance, want.figures[side]->performance);
-  }
 }
 
 // A port of 127.0.0.1 with nothing listening on it.

@@ -28,6 +28,7 @@
 #include "games/store.h"
 #include "gtest/gtest.h"
 #include "storage/open_store.h"
+#include "tests/storage/store_test_util.h"
 
 namespace scribe::storage {
 namespace {
@@ -35,19 +36,6 @@ namespace {
 using games::GameQuery;
 using games::GameRow;
 using games::Store;
-
-#define ASSERT_OK(expr)                                     \
-  do {                                                      \
-    const absl::Status assert_ok_status = (expr);           \
-    ASSERT_TRUE(assert_ok_status.ok()) << assert_ok_status; \
-  } while (0)
-#define TEST_CONCAT_INNER(a, b) a##b
-#define TEST_CONCAT(a, b) TEST_CONCAT_INNER(a, b)
-#define ASSERT_OK_AND_ASSIGN(lhs, expr) ASSERT_OK_AND_ASSIGN_IMPL(TEST_CONCAT(status_or_, __LINE__), lhs, expr)
-#define ASSERT_OK_AND_ASSIGN_IMPL(tmp, lhs, expr) \
-  auto tmp = (expr);                              \
-  ASSERT_TRUE(tmp.ok()) << tmp.status();          \
-  lhs = std::move(*tmp)
 
 GameRow MakeGame(const std::string& light, const std::string& dark, int size = 10) {
   GameRow game;

@@ -26,6 +26,7 @@
 #include "games/store.h"
 #include "gtest/gtest.h"
 #include "storage/open_store.h"
+#include "tests/storage/store_test_util.h"
 #include "tests/storage/test_backends.h"
 
 namespace scribe::storage {
@@ -40,19 +41,6 @@ using games::ReviewFigures;
 using games::SourceRow;
 using games::Store;
 using std::string_literals::operator""s;
-
-#define ASSERT_OK(expr)                                     \
-  do {                                                      \
-    const absl::Status assert_ok_status = (expr);           \
-    ASSERT_TRUE(assert_ok_status.ok()) << assert_ok_status; \
-  } while (0)
-#define TEST_CONCAT_INNER(a, b) a##b
-#define TEST_CONCAT(a, b) TEST_CONCAT_INNER(a, b)
-#define ASSERT_OK_AND_ASSIGN(lhs, expr) ASSERT_OK_AND_ASSIGN_IMPL(TEST_CONCAT(status_or_, __LINE__), lhs, expr)
-#define ASSERT_OK_AND_ASSIGN_IMPL(tmp, lhs, expr) \
-  auto tmp = (expr);                              \
-  ASSERT_TRUE(tmp.ok()) << tmp.status();          \
-  lhs = std::move(*tmp)
 
 // The strings a search must take literally: SQL, LIKE patterns, quotes.
 const std::vector<std::string>& HostileStrings() {
@@ -75,27 +63,6 @@ GameRow MakeGame(int64_t ruleset, std::string light, std::string dark, std::stri
   game.extra = "extra";
   game.plies = 40 + result;
   return game;
-}
-
-void ExpectSameGame(const GameRow& got, const GameRow& want) {
-  EXPECT_EQ(got.id, want.id);
-  EXPECT_EQ(got.ruleset, want.ruleset);
-  EXPECT_EQ(got.identity, want.identity);
-  EXPECT_EQ(got.identity_hash, want.identity_hash);
-  EXPECT_EQ(got.extra, want.extra);
-  EXPECT_EQ(got.light, want.light);
-  EXPECT_EQ(got.dark, want.dark);
-  EXPECT_EQ(got.event, want.event);
-  EXPECT_EQ(got.date, want.date);
-  EXPECT_EQ(got.result, want.result);
-  EXPECT_EQ(got.plies, want.plies);
-  for (int side = 0; side < 2; ++side) {
-    ASSERT_EQ(got.figures[side].has_value(), want.figures[side].has_value()) << "side " << side;
-    if (!want.figures[side]) continue;
-    EXPECT_EQ(got.figures[side]->accuracy, want.figures[side]->accuracy);
-    EXPECT_EQ(got.figures[side]->error_rate, want.figures[side]->error_rate);
-    EXPECT_EQ(got.figures[side]->performance, want.figures[side]->performance);
-  }
 }
 
 class StoreContractTest : public ::testing::TestWithParam<TestBackend> {
