@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <map>
 #include <tuple>
-#include <unordered_set>
 #include <utility>
 
 #include "absl/container/flat_hash_map.h"

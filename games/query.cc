@@ -107,33 +107,37 @@ absl::StatusOr<std::vector<int64_t>> PageOf(Store& store, const std::vector<int6
   return page;
 }
 
-// The page of a position search that needs no game's tags: a ranked key
-// (no replay to verify), no tag filter, and by id ascending (only the
-// first offset + limit games are decoded) or many games (a bitmap of
-// them, and the games in order walked to fill the page). nullopt when the
-// search is not such a one.
-absl::StatusOr<std::optional<std::vector<int64_t>>> QuickPage(Store& store, const SearchQuery& query) {
+// The total and page (ids) of a position search that needs no game's tags: a
+// ranked key (no replay to verify), no tag filter, and by id ascending
+// (only the first offset + limit games are decoded) or many games (a
+// bitmap of them, and the games in order walked to fill the page). The
+// key's blocks are read once, for both. nullopt when the search is not
+// such a one.
+struct Page {
+  int64_t total = 0;
+  std::vector<int64_t> ids;
+};
+absl::StatusOr<std::optional<Page>> QuickPage(Store& store, const SearchQuery& query) {
   const PositionTarget& target = *query.position;
   const uint64_t key = target.rules->keys->Key(target.position);
   const bool by_id = query.games.order == GameQuery::Order::kId && !query.games.descending;
-  if (PositionKeys::IsHash(key) || HasTagFilter(query.games) || query.limit < 0) {
-    return std::optional<std::vector<int64_t>>();
-  }
+  if (PositionKeys::IsHash(key) || HasTagFilter(query.games) || query.limit < 0) return std::nullopt;
   absl::StatusOr<KeyPostings> postings = KeyPostings::Fetch(store, target.rules->id, *target.rules->keys, key);
   if (!postings.ok()) return postings.status();
+  absl::StatusOr<int64_t> total = postings->Count();
+  if (!total.ok()) return total.status();
+  // Few games in date order: PageOf sorts their dates.
+  if (!by_id && *total <= static_cast<int64_t>(query.sort_dates_up_to)) return std::nullopt;
+  Page out;
+  out.total = *total;
+  std::vector<int64_t>& page = out.ids;
   if (!by_id) {
-    // Many games: their bitmap, and the games in the query's order walked
-    // until the page is full (few: PageOf sorts their dates).
-    absl::StatusOr<int64_t> total = postings->Count();
-    if (!total.ok()) return total.status();
-    if (*total <= static_cast<int64_t>(query.sort_dates_up_to)) return std::optional<std::vector<int64_t>>();
     absl::StatusOr<std::vector<uint64_t>> bits = postings->Bitmap();
     if (!bits.ok()) return bits.status();
     GameQuery walk = query.games;
     walk.ruleset.reset();
     const int64_t begin = std::max<int64_t>(query.offset, 0), end = begin + query.limit;
     int64_t seen = 0;
-    std::vector<int64_t> page;
     absl::Status s = store.ScanGames(walk, [&](int64_t id) {
       const size_t word = static_cast<size_t>(id) / 64;
       if (id < 0 || word >= bits->size() || ((*bits)[word] >> (id % 64) & 1) == 0) return true;
@@ -141,14 +145,13 @@ absl::StatusOr<std::optional<std::vector<int64_t>>> QuickPage(Store& store, cons
       return seen < end;
     });
     if (!s.ok()) return s;
-    return std::optional<std::vector<int64_t>>(std::move(page));
+  } else {
+    const uint64_t offset = static_cast<uint64_t>(std::max<int64_t>(query.offset, 0));
+    absl::StatusOr<std::vector<PostedGame>> games = postings->Games(offset + static_cast<uint64_t>(query.limit));
+    if (!games.ok()) return games.status();
+    for (size_t i = offset; i < games->size(); ++i) page.push_back((*games)[i].game);
   }
-  const uint64_t offset = static_cast<uint64_t>(std::max<int64_t>(query.offset, 0));
-  absl::StatusOr<std::vector<PostedGame>> games = postings->Games(offset + static_cast<uint64_t>(query.limit));
-  if (!games.ok()) return games.status();
-  std::vector<int64_t> page;
-  for (size_t i = offset; i < games->size(); ++i) page.push_back((*games)[i].game);
-  return std::optional<std::vector<int64_t>>(std::move(page));
+  return std::optional<Page>(std::move(out));
 }
 
 }  // namespace
@@ -163,17 +166,11 @@ absl::StatusOr<SearchResult> Search(Store& store, const SearchQuery& query) {
     absl::StatusOr<std::vector<int64_t>> ids = store.FindGames(query.games, query.offset, query.limit);
     if (!ids.ok()) return ids.status();
     page = std::move(*ids);
-  } else if (absl::StatusOr<std::optional<std::vector<int64_t>>> quick = QuickPage(store, query); !quick.ok()) {
+  } else if (absl::StatusOr<std::optional<Page>> quick = QuickPage(store, query); !quick.ok()) {
     return quick.status();
   } else if (quick->has_value()) {
-    absl::StatusOr<KeyPostings> postings = KeyPostings::Fetch(store, query.position->rules->id,
-                                                              *query.position->rules->keys,
-                                                              query.position->rules->keys->Key(query.position->position));
-    if (!postings.ok()) return postings.status();
-    absl::StatusOr<int64_t> total = postings->Count();
-    if (!total.ok()) return total.status();
-    result.total = *total;
-    page = std::move(**quick);
+    result.total = (*quick)->total;
+    page = std::move((*quick)->ids);
   } else {
     absl::StatusOr<std::vector<int64_t>> reaching = GamesReaching(store, *query.position);
     if (!reaching.ok()) return reaching.status();
