@@ -24,14 +24,18 @@ namespace {
 // Reads `fd` to its end into `out`, in chunks: no more than kMaxFileBytes.
 bool ReadAll(int fd, const std::string& path, std::string* out, std::string* error) {
   struct stat st;
-  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+  const bool regular = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+  if (regular) {
     if (st.st_size > kMaxFileBytes) {
       *error = absl::StrCat(path, ": ", st.st_size, " bytes is more than the ", kMaxFileBytes, " allowed");
       return false;
     }
-    out->reserve(static_cast<size_t>(st.st_size));
   }
   constexpr size_t kChunk = 1 << 16;
+  // Room for the whole file and the one read that finds its end: without
+  // the chunk the last resize would double the buffer (twice the file's
+  // bytes, and a copy of them).
+  if (regular) out->reserve(static_cast<size_t>(st.st_size) + kChunk);
   out->clear();
   for (;;) {
     const size_t at = out->size();
