@@ -83,12 +83,6 @@ struct ImportOptions {
   int batch = 20000;
 };
 
-// Where an import stopped, for its error message.
-struct Stopped {
-  std::string file;
-  int index = 0;
-};
-
 int CmdImport(const ImportOptions& o) {
   for (const std::string& f : o.files) {
     if (f == "-") return DatabaseError("import", absl::InvalidArgumentError("import reads files, not standard input (a source is a file and its record index)"));
@@ -113,8 +107,7 @@ int CmdImport(const ImportOptions& o) {
   std::vector<PathEntry> files;
   bool all_read = ExpandPaths(o.files, &files);
   int64_t records = 0, illegal = 0;
-  absl::Status failed;
-  Stopped where;
+  absl::Status failed;  // the importer's errors say where it stopped
   for (const PathEntry& entry : files) {
     std::string text, error = entry.error;
     if (!error.empty() || !ReadFile(entry.path, &text, &error)) {
@@ -134,7 +127,6 @@ int CmdImport(const ImportOptions& o) {
                                   if (!ok) return;
                                   ++legal;
                                   failed = (*importer)->Add(record, source, record.index);
-                                  if (!failed.ok()) where = {entry.path, record.index};
                                 });
     // A file read whole counts its entries (those the reader could not
     // read are illegal too); one cut short by a failure or Ctrl-C, the
@@ -148,7 +140,9 @@ int CmdImport(const ImportOptions& o) {
     }
     if (file.stopped) break;
   }
-  if (failed.ok()) failed = (*importer)->Finish();
+  // After a failure, Flush waits for the batch being written (and says the
+  // same error): the counts are then what the database keeps.
+  failed = failed.ok() ? (*importer)->Finish() : (*importer)->Flush();
   const games::ImportCounts& c = (*importer)->counts();
   std::cout << records << " records: " << c.added << " games added, " << c.new_sources
             << " more sources of games already stored, " << c.known_sources << " already imported, " << illegal
@@ -157,7 +151,6 @@ int CmdImport(const ImportOptions& o) {
   std::cout << "\n";
   if (!failed.ok()) {
     std::cerr << "scribe: db import: " << TerminalText(failed.message());
-    if (!where.file.empty()) std::cerr << " (at " << where.file << " record " << where.index + 1 << ")";
     std::cerr << "; the games counted above are kept, the batch being written is not; run the same import again to "
                  "complete it\n";
     return kExitUsage;

@@ -16,11 +16,7 @@ struct Importer::Pending {
   GameRow row;
   std::shared_ptr<const Rules> rules;
   SourceRow source;
-  // The key of each position the game reaches, once, in the order it
-  // first reaches them: the first `shallow` are within the explorer's
-  // depth.
-  std::vector<uint64_t> keys;
-  size_t shallow = 0;
+  // (Its postings are in its rules' Keys::postings.)
   // The explorer's share: the action from each position first reached
   // within the depth.
   struct Step {
@@ -76,9 +72,10 @@ absl::StatusOr<std::unique_ptr<Importer>> Importer::Start(Store& store, ImportOp
 }
 
 absl::Status Importer::Add(const JudgedRecord& judged, const std::string& file, int64_t index) {
+  if (!failed_.ok()) return failed_;
   actions_.clear();
   absl::StatusOr<EncodedGame> encoded = EncodeGame(judged, &actions_);
-  if (!encoded.ok()) return encoded.status();
+  if (!encoded.ok()) return At(encoded.status(), file, index);
   const Rules& rules = *judged.verdict.rules;
   Pending game;
   game.rules = judged.verdict.rules;
@@ -95,7 +92,7 @@ absl::Status Importer::Add(const JudgedRecord& judged, const std::string& file, 
   row.plies = judged.record.actions_size();
   if (options_.analyzer != nullptr) {
     absl::StatusOr<Analysis> analysis = options_.analyzer->Analyze(judged);
-    if (!analysis.ok()) return analysis.status();
+    if (!analysis.ok()) return At(analysis.status(), file, index);
     if (analysis->review.has_value()) {
       for (Side s : {kLight, kDark}) {
         const PlayerReview& p = analysis->review->players[s];
@@ -111,16 +108,19 @@ absl::Status Importer::Add(const JudgedRecord& judged, const std::string& file, 
   }
   const PositionKeys* keys = made.keys.get();
   // The judged positions (EncodeGame's bytes replay to them: the codec's
-  // tests), each key once, at its first ply.
+  // tests), each key once, at its first ply; the posting names the game
+  // by its place in the batch until Write knows its id.
   seen_.clear();
   const auto& positions = judged.verdict.positions;
-  game.keys.reserve(positions.size());
+  const int64_t place = static_cast<int64_t>(filling_.games.size());
+  Batch::Postings& batch_postings = filling_.postings[rules.digest];
+  batch_postings.keys = &made;
+  std::vector<KeyedGame>& postings = batch_postings.postings;
   for (size_t ply = 0; ply < positions.size(); ++ply) {
     const uint64_t key = keys->Key(positions[ply]);
     if (!seen_.insert(key).second) continue;
     const bool shallow = ply <= static_cast<size_t>(depth_);
-    game.keys.push_back(key);
-    game.shallow += shallow;
+    postings.push_back(KeyedGame{key, place << 1 | shallow});
     if (!shallow) continue;
     Pending::Step step{key, -1, -1, -1, positions[ply].to_move};
     if (ply < actions_.size()) {
@@ -133,33 +133,65 @@ absl::Status Importer::Add(const JudgedRecord& judged, const std::string& file, 
     }
     game.steps.push_back(step);
   }
-  pending_.push_back(std::move(game));
-  if (pending_.size() >= static_cast<size_t>(options_.batch_games)) return Flush();
+  filling_.games.push_back(std::move(game));
+  if (filling_.games.size() >= static_cast<size_t>(options_.batch_games)) return Hand();
   return absl::OkStatus();
+}
+
+absl::Status Importer::At(absl::Status status, const std::string& file, int64_t index) {
+  failed_ = absl::Status(status.code(), absl::StrCat(status.message(), " (at ", file, " record ", index + 1, ")"));
+  return failed_;
+}
+
+absl::Status Importer::Hand() {
+  absl::Status s = Wait();
+  if (!s.ok() || filling_.games.empty()) return s;
+  std::swap(filling_, writing_);
+  writer_ = std::thread([this] { written_ = WriteBatch(writing_); });
+  return absl::OkStatus();
+}
+
+absl::Status Importer::Wait() {
+  if (!writer_.joinable()) return failed_;
+  writer_.join();
+  if (written_.ok()) {
+    counts_.added += writing_.counts.added;
+    counts_.new_sources += writing_.counts.new_sources;
+    counts_.known_sources += writing_.counts.known_sources;
+  } else if (failed_.ok()) {
+    failed_ = written_;
+  }
+  // Written or rolled back, the batch is gone; its buffers are kept for
+  // the next one.
+  writing_.games.clear();
+  for (auto& [digest, of_rules] : writing_.postings) of_rules.postings.clear();
+  writing_.counts = ImportCounts{};
+  return failed_;
 }
 
 absl::Status Importer::Flush() {
-  if (pending_.empty()) return absl::OkStatus();
-  absl::Status s = store_.BeginWrite();
+  absl::Status s = Hand();
   if (!s.ok()) return s;
-  const ImportCounts before = counts_;
-  s = Write();
-  if (s.ok()) s = store_.Commit();
-  if (!s.ok()) {
-    counts_ = before;
-    (void)store_.Rollback();
-    rules_.Forget();
-    return s;
-  }
-  pending_.clear();
-  return absl::OkStatus();
+  return Wait();
 }
 
-absl::StatusOr<int64_t> Importer::Place(Pending& game, int64_t ruleset) {
+absl::Status Importer::WriteBatch(Batch& batch) {
+  absl::Status s = store_.BeginWrite();
+  if (s.ok()) s = Write(batch);
+  if (s.ok()) s = store_.Commit();
+  if (s.ok()) return s;
+  (void)store_.Rollback();
+  rules_.Forget();
+  const SourceRow& first = batch.games.front().source;
+  return absl::Status(s.code(), absl::StrCat(s.message(), " (writing the batch of ", batch.games.size(),
+                                              " records from ", first.file, " record ", first.index + 1, ")"));
+}
+
+absl::StatusOr<int64_t> Importer::Place(Pending& game, int64_t ruleset, ImportCounts& counts) {
   absl::StatusOr<std::optional<int64_t>> known = store_.SourceGame(game.source);
   if (!known.ok()) return known.status();
   if (known->has_value()) {
-    ++counts_.known_sources;
+    ++counts.known_sources;
     return -1;
   }
   game.row.ruleset = ruleset;
@@ -169,43 +201,32 @@ absl::StatusOr<int64_t> Importer::Place(Pending& game, int64_t ruleset) {
     if (c.ruleset != ruleset || c.identity != game.row.identity) continue;
     absl::Status s = store_.AddSource(c.id, game.source);
     if (!s.ok()) return s;
-    ++counts_.new_sources;
+    ++counts.new_sources;
     return -1;
   }
   absl::StatusOr<int64_t> id = store_.AddGame(game.row);
   if (!id.ok()) return id.status();
   absl::Status s = store_.AddSource(*id, game.source);
   if (!s.ok()) return s;
-  ++counts_.added;
+  ++counts.added;
   return *id;
 }
 
-absl::Status Importer::Write() {
-  // The index and explorer rows of this batch, by (ruleset, bucket) and by
-  // (ruleset, key, roll, from, to).
-  // 24 bytes a posting: a batch of 20,000 finkel games holds 3 million.
-  struct Keyed {
-    uint64_t key;
-    int64_t game_shallow;  // game << 1 | shallow
-    int64_t ruleset;
-    Posting posting() const { return Posting{key, game_shallow >> 1, (game_shallow & 1) != 0}; }
-  };
-  std::vector<Keyed> postings;
+absl::Status Importer::Write(Batch& batch) {
+  // Each game placed: its id, or -1 when it adds no game.
+  std::vector<int64_t> ids(batch.games.size(), -1);
+  // The explorer rows of this batch, by (ruleset, key, roll, from, to).
   absl::flat_hash_map<std::tuple<int64_t, uint64_t, int, int, int>, ExplorerRow> explorer;
-  absl::flat_hash_map<int64_t, const PositionKeys*> keys_by_id;
-  for (Pending& game : pending_) {
+  for (size_t i = 0; i < batch.games.size(); ++i) {
+    Pending& game = batch.games[i];
     absl::StatusOr<const KnownRules*> known = rules_.Add(game.rules);
     if (!known.ok()) return known.status();
-    keys_by_id[(*known)->id] = (*known)->keys.get();
     // Sources and duplicates are looked up in the database: the games of
     // this batch are in it already (the same transaction).
-    absl::StatusOr<int64_t> id = Place(game, (*known)->id);
+    absl::StatusOr<int64_t> id = Place(game, (*known)->id, batch.counts);
     if (!id.ok()) return id.status();
+    ids[i] = *id;
     if (*id < 0) continue;
-    for (size_t k = 0; k < game.keys.size(); ++k) {
-      postings.push_back(Keyed{game.keys[k], *id << 1 | (k < game.shallow), (*known)->id});
-    }
-    std::vector<uint64_t>().swap(game.keys);
     for (const Pending::Step& step : game.steps) {
       ExplorerRow& row = explorer[{(*known)->id, step.key, step.roll, step.from, step.to}];
       row.ruleset = (*known)->id;
@@ -222,63 +243,12 @@ absl::Status Importer::Write() {
       }
     }
   }
-  // Sorted by key, each key's games counted: a key many games of the batch
-  // reach (the start, the first plies) gets a block of its own, so a
-  // lookup of it reads no other key's postings; the other keys make one
-  // block per bucket. Own blocks that share a bucket (two keys alike but
-  // for the top bit) are one block.
-  std::sort(postings.begin(), postings.end(), [](const Keyed& a, const Keyed& b) {
-    return std::tie(a.ruleset, a.key, a.game_shallow) < std::tie(b.ruleset, b.key, b.game_shallow);
-  });
-  if (!postings.empty()) {
-    absl::StatusOr<int64_t> run = store_.NewRun();
-    if (!run.ok()) return run.status();
-    std::vector<PostingRow> rows;
-    std::map<std::pair<int64_t, int64_t>, std::vector<Posting>> own;
-    std::vector<Posting> block;
-    int64_t block_ruleset = 0, block_bucket = 0;
-    auto flush = [&](bool last) -> absl::Status {
-      if (!block.empty()) {
-        rows.push_back(PostingRow{block_ruleset, block_bucket, EncodePostings(block.data(), block.data() + block.size())});
-        block.clear();
-      }
-      if (rows.empty() || (!last && rows.size() < 512)) return absl::OkStatus();
-      absl::Status s = store_.AddPostings(*run, rows);
-      rows.clear();
-      return s;
-    };
-    for (size_t i = 0; i < postings.size();) {
-      size_t j = i;
-      while (j < postings.size() && postings[j].ruleset == postings[i].ruleset &&
-             postings[j].key == postings[i].key) {
-        ++j;
-      }
-      const int64_t ruleset = postings[i].ruleset;
-      const uint64_t key = postings[i].key;
-      if (static_cast<int64_t>(j - i) >= kOwnBlock) {
-        std::vector<Posting>& mine = own[{ruleset, OwnBucket(key)}];
-        for (size_t k = i; k < j; ++k) mine.push_back(postings[k].posting());
-      } else {
-        const int64_t bucket = keys_by_id[ruleset]->Bucket(key);
-        if (!block.empty() && (ruleset != block_ruleset || bucket != block_bucket)) {
-          absl::Status s = flush(false);
-          if (!s.ok()) return s;
-        }
-        block_ruleset = ruleset;
-        block_bucket = bucket;
-        for (size_t k = i; k < j; ++k) block.push_back(postings[k].posting());
-      }
-      i = j;
-    }
-    for (auto& [where, mine] : own) {
-      absl::Status s = flush(false);
-      if (!s.ok()) return s;
-      std::sort(mine.begin(), mine.end());
-      block_ruleset = where.first;
-      block_bucket = where.second;
-      block = std::move(mine);
-    }
-    absl::Status s = flush(true);
+  std::optional<int64_t> run;  // one run for the batch, made when it has postings
+  for (auto& [digest, of_rules] : batch.postings) {
+    if (of_rules.postings.empty()) continue;
+    absl::StatusOr<const KnownRules*> known = rules_.Add(of_rules.keys->rules);
+    if (!known.ok()) return known.status();
+    absl::Status s = WriteRun(*of_rules.keys->keys, of_rules.postings, (*known)->id, ids, &run);
     if (!s.ok()) return s;
   }
   std::vector<ExplorerRow> rows;
@@ -288,15 +258,86 @@ absl::Status Importer::Write() {
   return absl::OkStatus();
 }
 
-Importer::~Importer() = default;
+absl::Status Importer::WriteRun(const PositionKeys& keys, std::vector<KeyedGame>& postings, int64_t ruleset,
+                                const std::vector<int64_t>& ids, std::optional<int64_t>* run) {
+  // The postings of the games placed, named by id; sorted by key, keeping
+  // the batch's order within a key, which is the games' ids' order (a
+  // group out of order is sorted: ids need not grow on every backend).
+  size_t kept = 0;
+  for (const KeyedGame& p : postings) {
+    const int64_t id = ids[static_cast<size_t>(p.tagged >> 1)];
+    if (id >= 0) postings[kept++] = KeyedGame{p.key, id << 1 | (p.tagged & 1)};
+  }
+  postings.resize(kept);
+  if (postings.empty()) return absl::OkStatus();
+  SortByKey(&postings, &scratch_);
+  if (!run->has_value()) {
+    absl::StatusOr<int64_t> made_run = store_.NewRun();
+    if (!made_run.ok()) return made_run.status();
+    *run = *made_run;
+  }
+  // Each key's games counted: a key many games of the batch reach (the
+  // start, the first plies) gets a block of its own, so a lookup of it
+  // reads no other key's postings; the other keys make one block per
+  // bucket. Own blocks that share a bucket (two keys alike but for the top
+  // bit) are one block.
+  std::vector<PostingRow> rows;
+  std::map<int64_t, std::vector<Posting>> own;  // by bucket
+  std::vector<Posting> block;
+  int64_t block_bucket = 0;
+  auto flush = [&](bool last) -> absl::Status {
+    if (!block.empty()) {
+      rows.push_back(PostingRow{ruleset, block_bucket, EncodePostings(block.data(), block.data() + block.size())});
+      block.clear();
+    }
+    if (rows.empty() || (!last && rows.size() < 512)) return absl::OkStatus();
+    absl::Status s = store_.AddPostings(**run, rows);
+    rows.clear();
+    return s;
+  };
+  auto take = [&](size_t i, size_t j, std::vector<Posting>* to) {
+    const size_t first = to->size();
+    for (size_t k = i; k < j; ++k) {
+      to->push_back(Posting{postings[k].key, postings[k].tagged >> 1, (postings[k].tagged & 1) != 0});
+    }
+    if (!std::is_sorted(to->begin() + first, to->end())) std::sort(to->begin() + first, to->end());
+  };
+  for (size_t i = 0; i < postings.size();) {
+    size_t j = i + 1;
+    while (j < postings.size() && postings[j].key == postings[i].key) ++j;
+    const uint64_t key = postings[i].key;
+    if (static_cast<int64_t>(j - i) >= kOwnBlock) {
+      take(i, j, &own[OwnBucket(key)]);
+    } else {
+      const int64_t bucket = keys.Bucket(key);
+      if (!block.empty() && bucket != block_bucket) {
+        absl::Status s = flush(false);
+        if (!s.ok()) return s;
+      }
+      block_bucket = bucket;
+      take(i, j, &block);
+    }
+    i = j;
+  }
+  for (auto& [bucket, mine] : own) {
+    absl::Status s = flush(false);
+    if (!s.ok()) return s;
+    std::sort(mine.begin(), mine.end());
+    block_bucket = bucket;
+    block = std::move(mine);
+  }
+  return flush(true);
+}
 
-size_t Importer::pending() const { return pending_.size(); }
+Importer::~Importer() {
+  if (writer_.joinable()) writer_.join();
+}
 
 absl::Status Importer::Finish() {
   absl::Status s = Flush();
   if (s.ok()) s = CompactIndex(store_);
   if (s.ok()) s = store_.Reclaim();
-  if (s.ok()) s = RecomputeRatings(store_);
+  if (s.ok()) s = UpdatePlayers(store_);
   return s;
 }
 

@@ -21,6 +21,7 @@
 #include <optional>
 #include <string>
 #include <map>
+#include <thread>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -63,39 +64,74 @@ class Importer {
   // `file` (an absolute path; "" for none) as its record `index`.
   absl::Status Add(const JudgedRecord& judged, const std::string& file, int64_t index);
   // Writes the records added since the last flush, in one transaction.
+  // After a failure (returned here or by Add) the batch is rolled back and
+  // dropped, and every later call returns the same error.
   absl::Status Flush();
-  // Flush, then merge the index's runs and recompute the ratings.
+  // Flush, then merge the index's runs and update the players (UpdatePlayers).
   absl::Status Finish();
+  // What the batches written so far did (all of it after Finish).
   const ImportCounts& counts() const { return counts_; }
-  // Records added but not yet written.
-  size_t pending() const;
 
  private:
   struct Pending;
   Importer(Store& store, ImportOptions options, int depth);
-  absl::Status Write();
-  // The new game's id; -1 when it adds no game (a known source, or a game
-  // already stored, to which it adds its source).
-  absl::StatusOr<int64_t> Place(Pending& game, int64_t ruleset);
+  // The records added since the last batch was handed to the writer, or
+  // the batch being written.
   struct Keys {
     std::shared_ptr<const Rules> rules;
     std::unique_ptr<PositionKeys> keys;
   };
-  std::map<std::string, Keys> keys_;  // by digest
-  // Add's scratch, kept between games.
+  struct Batch {
+    std::vector<Pending> games;
+    // Their postings by ruleset digest, in the order added, each game
+    // named by its place in the batch (KeyedGame::tagged).
+    struct Postings {
+      const Keys* keys = nullptr;
+      std::vector<KeyedGame> postings;
+    };
+    std::map<std::string, Postings> postings;
+    ImportCounts counts;  // what writing it did
+  };
+  // Waits for the batch being written, then hands filling_ to a writer
+  // thread: the next batch is judged, keyed and reviewed while this one is
+  // written.
+  absl::Status Hand();
+  // Waits for the batch being written; its error is the importer's.
+  absl::Status Wait();
+  // The writer: the batch in one transaction, or nothing of it.
+  absl::Status WriteBatch(Batch& batch);
+  absl::Status Write(Batch& batch);
+  // Writes the batch's postings of one ruleset into the batch's run (made
+  // by the first call).
+  absl::Status WriteRun(const PositionKeys& keys, std::vector<KeyedGame>& postings, int64_t ruleset,
+                        const std::vector<int64_t>& ids, std::optional<int64_t>* run);
+  // The new game's id; -1 when it adds no game (a known source, or a game
+  // already stored, to which it adds its source).
+  absl::StatusOr<int64_t> Place(Pending& game, int64_t ruleset, ImportCounts& counts);
+  // The importer's error: `status` at a record.
+  absl::Status At(absl::Status status, const std::string& file, int64_t index);
+  // By digest; only Add touches the map (the writer reads a batch's Keys
+  // through Batch::Postings, unchanged once made).
+  std::map<std::string, Keys> keys_;
+  // Add's and Write's scratch, kept between games and batches.
   std::vector<PlayedAction> actions_;
+  std::vector<KeyedGame> scratch_;
+  absl::Status failed_;
   absl::flat_hash_set<uint64_t> seen_;
   Store& store_;
   ImportOptions options_;
   int depth_;
-  RulesCache rules_;
-  std::vector<Pending> pending_;
+  RulesCache rules_;  // the writer's
+  Batch filling_, writing_;
+  std::thread writer_;
+  absl::Status written_;  // the writer's result, read after joining it
   ImportCounts counts_;
 };
 
-// Recomputes every player's rating over time from all results
-// (games/rating.h). In one transaction.
-absl::Status RecomputeRatings(Store& store);
+// Recomputes every player's totals (Store::RecomputePlayers) and rating
+// over time from all results (games/rating.h), in one transaction: a
+// player page is as of the last finished import.
+absl::Status UpdatePlayers(Store& store);
 
 }  // namespace scribe::games
 

@@ -1,6 +1,7 @@
 #include "games/postings.h"
 
 #include <algorithm>
+#include <array>
 #include <climits>
 
 #include "games/varint.h"
@@ -40,6 +41,37 @@ absl::Status Walk(absl::string_view block, uint64_t stop, Want want, Add add, ui
 }
 
 }  // namespace
+
+void SortByKey(std::vector<KeyedGame>* postings, std::vector<KeyedGame>* scratch) {
+  const size_t n = postings->size();
+  if (n < 2) return;
+  // One pass counts every byte's values; a byte whose count is n for one
+  // value is the same in every key and needs no pass.
+  std::vector<std::array<size_t, 256>> counts(8);
+  for (auto& c : counts) c.fill(0);
+  for (const KeyedGame& p : *postings) {
+    for (int b = 0; b < 8; ++b) ++counts[b][(p.key >> (8 * b)) & 0xff];
+  }
+  // The same capacity as `postings`: the two swap when the passes are odd,
+  // and each keeps room for the next batch.
+  scratch->reserve(postings->capacity());
+  scratch->resize(n);
+  KeyedGame* from = postings->data();
+  KeyedGame* to = scratch->data();
+  for (int b = 0; b < 8; ++b) {
+    std::array<size_t, 256>& c = counts[b];
+    if (std::find(c.begin(), c.end(), n) != c.end()) continue;
+    size_t at = 0;
+    for (size_t& v : c) {
+      const size_t here = v;
+      v = at;
+      at += here;
+    }
+    for (size_t i = 0; i < n; ++i) to[c[(from[i].key >> (8 * b)) & 0xff]++] = from[i];
+    std::swap(from, to);
+  }
+  if (from != postings->data()) postings->swap(*scratch);
+}
 
 std::string EncodePostings(const Posting* begin, const Posting* end) {
   std::string out;

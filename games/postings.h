@@ -48,6 +48,19 @@ struct PostedGame {
   friend bool operator<(const PostedGame& a, const PostedGame& b) { return a.game < b.game; }
 };
 
+// A posting as an import batch collects it: 16 bytes, `tagged` being
+// game << 1 | shallow (or, before the game has its id, the game's place in
+// the batch).
+struct KeyedGame {
+  uint64_t key = 0;
+  int64_t tagged = 0;
+};
+
+// Sorts by key, keeping the order of equal keys (a stable LSD radix sort,
+// a byte a pass, skipping the bytes all keys share). `scratch` is working
+// room, kept by the caller between calls so its pages are reused.
+void SortByKey(std::vector<KeyedGame>* postings, std::vector<KeyedGame>* scratch);
+
 // [begin, end) sorted, no (key, game) twice.
 std::string EncodePostings(const Posting* begin, const Posting* end);
 

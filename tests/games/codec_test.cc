@@ -190,6 +190,31 @@ TEST(PositionKeysTest, RanksAreDistinctPerPositionAndSideAndFinishedGamesHash) {
   EXPECT_TRUE(PositionKeys::IsHash(hashed.Key(StartPosition(*skiriuk, kLight))));
 }
 
+// The import's sort: by key, equal keys in the order given (what
+// std::stable_sort does), for ranks (high bytes shared: passes skipped)
+// and hashes (every byte varies), reusing its scratch.
+RC_GTEST_PROP(PostingsProperties, SortByKeyIsAStableSortByKey, ()) {
+  std::vector<KeyedGame> scratch;
+  for (int round = 0; round < 2; ++round) {
+    const bool hashed = *rc::gen::arbitrary<bool>();
+    const auto keys = *rc::gen::container<std::vector<uint64_t>>(rc::gen::inRange<uint64_t>(0, 300));
+    std::vector<KeyedGame> postings;
+    for (size_t i = 0; i < keys.size(); ++i) {
+      const uint64_t key = hashed ? (keys[i] * 0x9e3779b97f4a7c15ull) | (uint64_t{1} << 63) : keys[i] << 20;
+      postings.push_back(KeyedGame{key, static_cast<int64_t>(i)});
+    }
+    std::vector<KeyedGame> expected = postings;
+    std::stable_sort(expected.begin(), expected.end(),
+                     [](const KeyedGame& a, const KeyedGame& b) { return a.key < b.key; });
+    SortByKey(&postings, &scratch);
+    RC_ASSERT(postings.size() == expected.size());
+    for (size_t i = 0; i < postings.size(); ++i) {
+      RC_ASSERT(postings[i].key == expected[i].key);
+      RC_ASSERT(postings[i].tagged == expected[i].tagged);
+    }
+  }
+}
+
 RC_GTEST_PROP(PostingsProperties, BlocksDecodeToWhatWasEncoded, ()) {
   const bool hashed = *rc::gen::arbitrary<bool>();
   auto entries = *rc::gen::container<std::vector<std::tuple<uint64_t, int64_t, bool>>>(
