@@ -1,10 +1,11 @@
-// The ratings over time, recomputed from every result after an import.
+// The players' totals and ratings over time, recomputed from every game
+// after an import.
 #include "games/import.h"
 #include "games/rating.h"
 
 namespace scribe::games {
 
-absl::Status RecomputeRatings(Store& store) {
+absl::Status UpdatePlayers(Store& store) {
   // Every finished game with a date and both players named, in date order
   // (Store::ScanResults), through Glicko-2 (games/rating.h): O(players)
   // memory, read before the write so the write lock is held only to
@@ -20,6 +21,7 @@ absl::Status RecomputeRatings(Store& store) {
   s = store.BeginWrite();
   if (!s.ok()) return s;
   s = store.ReplaceRatings(rows);
+  if (s.ok()) s = store.RecomputePlayers();
   if (s.ok()) s = store.Commit();
   if (!s.ok()) (void)store.Rollback();
   return s;

@@ -194,7 +194,12 @@ class Store {
   virtual absl::Status AddExplorer(const std::vector<ExplorerRow>& rows) = 0;
   virtual absl::StatusOr<std::vector<ExplorerRow>> Explorer(int64_t ruleset, int64_t key) = 0;
 
+  // A player's totals as of the last RecomputePlayers (zero for a name
+  // with no games then): one row read, however many games.
   virtual absl::StatusOr<PlayerTotals> Player(const std::string& name) = 0;
+  // Recomputes every player's totals from the games (inside a write; after
+  // an import, with the ratings).
+  virtual absl::Status RecomputePlayers() = 0;
   // Replaces every stored rating point (ratings are recomputed from all
   // results in date order after an import).
   virtual absl::Status ReplaceRatings(const std::vector<RatingRow>& rows) = 0;

@@ -95,6 +95,24 @@ constexpr const char* kVersion1[] = {
     " deviation double precision NOT NULL, volatility double precision NOT NULL, games bigint NOT NULL,"
     " PRIMARY KEY (player, period))",
 };
+// Version 2: each name's totals (PlayerTotals), recomputed after an
+// import, so a player page reads one row.
+#define PG_PLAYER_TOTALS                                                                                       \
+  "SELECT player, count(*), count(*) FILTER (WHERE result = side),"                                           \
+  " count(*) FILTER (WHERE result <> 0 AND result <> side), count(*) FILTER (WHERE result = 0),"              \
+  " count(*) FILTER (WHERE side = 1), count(accuracy), avg(accuracy), avg(error_rate), avg(performance),"     \
+  " coalesce(min(date), ''), coalesce(max(date), '') FROM"                                                    \
+  " (SELECT light AS player, 1 AS side, result, date, light_accuracy AS accuracy,"                            \
+  "   light_error_rate AS error_rate, light_performance AS performance FROM games"                            \
+  "  UNION ALL SELECT dark, 2, result, date, dark_accuracy, dark_error_rate, dark_performance FROM games"      \
+  "  WHERE dark <> light) AS sides GROUP BY player"
+constexpr const char* kVersion2[] = {
+    "CREATE TABLE players (player " PG_C_TEXT " PRIMARY KEY, games bigint NOT NULL, wins bigint NOT NULL,"
+    " losses bigint NOT NULL, unfinished bigint NOT NULL, as_light bigint NOT NULL, reviewed bigint NOT NULL,"
+    " accuracy double precision, error_rate double precision, performance double precision,"
+    " first_date " PG_C_TEXT ", last_date " PG_C_TEXT ")",
+    "INSERT INTO players " PG_PLAYER_TOTALS,
+};
 #undef PG_C_TEXT
 
 struct Migration {
@@ -102,12 +120,12 @@ struct Migration {
   std::span<const char* const> steps;
 };
 // In order; the last one's version is kPostgresSchemaVersion.
-constexpr Migration kMigrations[] = {{1, kVersion1}};
+constexpr Migration kMigrations[] = {{1, kVersion1}, {2, kVersion2}};
 static_assert(std::size(kMigrations) > 0 && kMigrations[std::size(kMigrations) - 1].version == kPostgresSchemaVersion);
 
 // The tables the schema makes: one of them in a database without
 // scribe_schema means the database is someone else's.
-constexpr const char* kTables[] = {"rulesets", "games", "sources", "runs", "postings", "explorer", "settings", "ratings"};
+constexpr const char* kTables[] = {"rulesets", "games", "sources", "runs", "postings", "explorer", "settings", "ratings", "players"};
 
 // ---------------------------------------------------------------------------
 // Statements, prepared on a connection the first time they run.
@@ -177,16 +195,12 @@ constexpr Statement kExplorer{"explorer",
                               " accuracy_sum, accuracy_count FROM explorer WHERE ruleset = $1 AND key = $2"
                               " ORDER BY roll, from_index, to_index"};
 // The player's side of a game: light when they played light.
-#define PG_SIDE(figure) "CASE WHEN light = $1 THEN light_" figure " ELSE dark_" figure " END"
 constexpr Statement kPlayer{
     "player",
-    "SELECT count(*), count(*) FILTER (WHERE (light = $1 AND result = 1) OR (dark = $1 AND result = 2)),"
-    " count(*) FILTER (WHERE (light = $1 AND result = 2) OR (dark = $1 AND result = 1)),"
-    " count(*) FILTER (WHERE result = 0), count(*) FILTER (WHERE light = $1),"
-    " count(" PG_SIDE("accuracy") "), coalesce(avg(" PG_SIDE("accuracy") "), 0),"
-    " coalesce(avg(" PG_SIDE("error_rate") "), 0), coalesce(avg(" PG_SIDE("performance") "), 0),"
-    " coalesce(min(date), ''), coalesce(max(date), '') FROM games WHERE light = $1 OR dark = $1"};
-#undef PG_SIDE
+    "SELECT games, wins, losses, unfinished, as_light, reviewed, coalesce(accuracy, 0), coalesce(error_rate, 0),"
+    " coalesce(performance, 0), first_date, last_date FROM players WHERE player = $1"};
+constexpr Statement kDeletePlayers{"delete_players", "DELETE FROM players"};
+constexpr Statement kFillPlayers{"fill_players", "INSERT INTO players " PG_PLAYER_TOTALS};
 constexpr Statement kDeleteRatings{"delete_ratings", "DELETE FROM ratings"};
 constexpr Statement kRatings{"ratings",
                              "SELECT player, period, rating, deviation, volatility, games FROM ratings"
@@ -423,6 +437,7 @@ class PostgresStore final : public games::Store {
   absl::Status AddExplorer(const std::vector<ExplorerRow>& rows) override;
   absl::StatusOr<std::vector<ExplorerRow>> Explorer(int64_t ruleset, int64_t key) override;
   absl::StatusOr<PlayerTotals> Player(const std::string& name) override;
+  absl::Status RecomputePlayers() override;
   absl::Status ReplaceRatings(const std::vector<RatingRow>& rows) override;
   absl::StatusOr<std::vector<RatingRow>> Ratings(const std::string& player) override;
   absl::Status ScanResults(const std::function<bool(const std::string& date, const std::string& light,
@@ -996,6 +1011,7 @@ absl::StatusOr<PlayerTotals> PostgresStore::Player(const std::string& name) {
   SCRIBE_ASSIGN_OR_RETURN(Result r, Exec(kPlayer, Params().Text(name)));
   const PGresult* p = r.get();
   PlayerTotals t;
+  if (PQntuples(p) == 0) return t;
   t.games = GetInt(p, 0, 0);
   t.wins = GetInt(p, 0, 1);
   t.losses = GetInt(p, 0, 2);
@@ -1008,6 +1024,13 @@ absl::StatusOr<PlayerTotals> PostgresStore::Player(const std::string& name) {
   t.first_date = GetBytes(p, 0, 9);
   t.last_date = GetBytes(p, 0, 10);
   return t;
+}
+
+absl::Status PostgresStore::RecomputePlayers() {
+  return Atomically([&]() -> absl::Status {
+    SCRIBE_RETURN_IF_ERROR(Exec(kDeletePlayers, Params()).status());
+    return Exec(kFillPlayers, Params()).status();
+  });
 }
 
 absl::Status PostgresStore::ReplaceRatings(const std::vector<RatingRow>& rows) {

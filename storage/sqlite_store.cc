@@ -6,7 +6,7 @@
 // processes may share the file: WAL mode lets readers go on while one
 // writer (BEGIN IMMEDIATE, waiting up to the busy timeout) writes.
 //
-// The schema (version 1; PRAGMA application_id 'Scrb', PRAGMA user_version
+// The schema (version 2; PRAGMA application_id 'Scrb', PRAGMA user_version
 // the version, Migrations() takes each version to the next):
 //
 //   rulesets(id INTEGER PRIMARY KEY, digest TEXT UNIQUE, reference TEXT)
@@ -38,6 +38,11 @@
 //   settings(key TEXT PRIMARY KEY, value TEXT)
 //   ratings(player, period, rating, deviation, volatility, games)
 //     PRIMARY KEY (player, period)
+//   players(player PRIMARY KEY, games, wins, losses, unfinished, as_light,
+//     reviewed, accuracy, error_rate, performance, first_date, last_date)
+//     (version 2): each name's totals (PlayerTotals), recomputed after an
+//     import, so a player page reads one row: summing a 100,000-game
+//     player's rows of games took 432 ms in a database of 1,000,000.
 //
 // Choices the contract leaves open, as this backend (and the contract
 // suite, tests/storage/store_contract_test.cc) makes them:
@@ -78,8 +83,19 @@ namespace {
 using games::GameQuery;
 using games::GameRow;
 
+// Every name's totals over its games (a game whose two sides are one name
+// counts once, as light): the players table's rows.
+#define SQL_PLAYER_TOTALS                                                                                     \
+  "SELECT player, count(*), sum(result = side), sum(result <> 0 AND result <> side), sum(result = 0),"        \
+  " sum(side = 1), count(accuracy), avg(accuracy), avg(error_rate), avg(performance),"                        \
+  " coalesce(min(nullif(date, '')), ''), coalesce(max(nullif(date, '')), '') FROM"                            \
+  " (SELECT light AS player, 1 AS side, result, date, light_accuracy AS accuracy,"                            \
+  "   light_error_rate AS error_rate, light_performance AS performance FROM games"                            \
+  "  UNION ALL SELECT dark, 2, result, date, dark_accuracy, dark_error_rate, dark_performance FROM games"      \
+  "  WHERE dark <> light) GROUP BY player"
+
 // Migrations()[v]: the steps from schema version v to v + 1, run in one
-// transaction. A version 2 is one more entry.
+// transaction.
 const std::vector<std::vector<const char*>>& Migrations() {
   static const auto* const migrations = new std::vector<std::vector<const char*>>{
       {
@@ -111,6 +127,13 @@ const std::vector<std::vector<const char*>>& Migrations() {
           "CREATE TABLE ratings(player TEXT NOT NULL, period TEXT NOT NULL, rating REAL NOT NULL,"
           " deviation REAL NOT NULL, volatility REAL NOT NULL, games INTEGER NOT NULL,"
           " PRIMARY KEY (player, period)) WITHOUT ROWID",
+      },
+      {
+          "CREATE TABLE players(player TEXT PRIMARY KEY, games INTEGER NOT NULL, wins INTEGER NOT NULL,"
+          " losses INTEGER NOT NULL, unfinished INTEGER NOT NULL, as_light INTEGER NOT NULL,"
+          " reviewed INTEGER NOT NULL, accuracy REAL, error_rate REAL, performance REAL,"
+          " first_date TEXT NOT NULL, last_date TEXT NOT NULL) WITHOUT ROWID",
+          "INSERT INTO players " SQL_PLAYER_TOTALS,
       },
   };
   return *migrations;
@@ -278,6 +301,7 @@ class SqliteStore final : public games::Store {
   absl::Status AddExplorer(const std::vector<games::ExplorerRow>& rows) override;
   absl::StatusOr<std::vector<games::ExplorerRow>> Explorer(int64_t ruleset, int64_t key) override;
   absl::StatusOr<games::PlayerTotals> Player(const std::string& name) override;
+  absl::Status RecomputePlayers() override;
   absl::Status ReplaceRatings(const std::vector<games::RatingRow>& rows) override;
   absl::StatusOr<std::vector<games::RatingRow>> Ratings(const std::string& player) override;
   absl::Status ScanResults(const std::function<bool(const std::string& date, const std::string& light,
@@ -917,20 +941,14 @@ absl::StatusOr<std::vector<games::ExplorerRow>> SqliteStore::Explorer(int64_t ru
 // A game's side for the player is light when they played light (both
 // sides: light), else dark; the figures are that side's.
 absl::StatusOr<games::PlayerTotals> SqliteStore::Player(const std::string& name) {
-  SCRIBE_ASSIGN_OR_RETURN(
-      Statement statement,
-      Prepare("SELECT count(*), coalesce(sum(result = side), 0), coalesce(sum(result <> 0 AND result <> side), 0),"
-              " coalesce(sum(result = 0), 0), coalesce(sum(side = 1), 0), count(accuracy), avg(accuracy),"
-              " avg(error_rate), avg(performance), min(nullif(date, '')), max(nullif(date, '')) FROM"
-              " (SELECT result, date, CASE WHEN light = ?1 THEN 1 ELSE 2 END AS side,"
-              "  CASE WHEN light = ?1 THEN light_accuracy ELSE dark_accuracy END AS accuracy,"
-              "  CASE WHEN light = ?1 THEN light_error_rate ELSE dark_error_rate END AS error_rate,"
-              "  CASE WHEN light = ?1 THEN light_performance ELSE dark_performance END AS performance"
-              "  FROM games WHERE light = ?1 OR dark = ?1)"));
+  SCRIBE_ASSIGN_OR_RETURN(Statement statement,
+                          Prepare("SELECT games, wins, losses, unfinished, as_light, reviewed, accuracy, error_rate,"
+                                  " performance, first_date, last_date FROM players WHERE player = ?1"));
   statement.Text(1, name);
   const int rc = statement.Step();
-  if (rc != SQLITE_ROW) return Fail(rc, "reading a player's games");
   games::PlayerTotals totals;
+  if (rc == SQLITE_DONE) return totals;
+  if (rc != SQLITE_ROW) return Fail(rc, "reading a player's totals");
   totals.games = statement.IntAt(0);
   totals.wins = statement.IntAt(1);
   totals.losses = statement.IntAt(2);
@@ -943,6 +961,13 @@ absl::StatusOr<games::PlayerTotals> SqliteStore::Player(const std::string& name)
   totals.first_date = statement.TextAt(9);
   totals.last_date = statement.TextAt(10);
   return totals;
+}
+
+absl::Status SqliteStore::RecomputePlayers() {
+  return InSavepoint([&]() -> absl::Status {
+    SCRIBE_RETURN_IF_ERROR(Run("DELETE FROM players", "recomputing the players' totals"));
+    return Run("INSERT INTO players " SQL_PLAYER_TOTALS, "recomputing the players' totals");
+  });
 }
 
 absl::Status SqliteStore::ReplaceRatings(const std::vector<games::RatingRow>& rows) {

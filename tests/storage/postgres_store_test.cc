@@ -223,6 +223,31 @@ TEST_F(PostgresStoreTest, OlderSchemaIsMigratedOnOpen) {
   EXPECT_EQ(store->CountGames({}).value_or(-1), 1);
 }
 
+// A version 1 database (before the players table) with games in it: the
+// migration to version 2 makes the table and fills it from the games.
+TEST_F(PostgresStoreTest, AVersion1DatabaseGetsItsPlayersTotals) {
+  ASSERT_OK_AND_ASSIGN(const std::string url, server_->NewDatabase());
+  {
+    ASSERT_OK_AND_ASSIGN(auto store, OpenPostgresStore(url, OpenMode::kCreate));
+    ASSERT_OK(store->BeginWrite());
+    ASSERT_TRUE(store->AddGame(MakeGame(1, "a", "b", "2026-01-01", 1)).ok());
+    ASSERT_TRUE(store->AddGame(MakeGame(1, "b", "c", "", 2)).ok());
+    ASSERT_OK(store->Commit());
+  }
+  ASSERT_TRUE(PostgresServer::Query(url, "DROP TABLE players; UPDATE scribe_schema SET version = 1").ok());
+  ASSERT_OK_AND_ASSIGN(auto store, OpenPostgresStore(url, OpenMode::kExisting));
+  auto version = PostgresServer::Query(url, "SELECT version FROM scribe_schema");
+  ASSERT_TRUE(version.ok());
+  EXPECT_EQ((*version)[0][0], "2");
+  ASSERT_OK_AND_ASSIGN(games::PlayerTotals b, store->Player("b"));
+  EXPECT_EQ(b.games, 2);
+  EXPECT_EQ(b.losses, 2);
+  EXPECT_EQ(b.wins, 0);
+  EXPECT_EQ(b.as_light, 1);
+  EXPECT_EQ(b.first_date, "2026-01-01");
+  EXPECT_EQ(b.last_date, "2026-01-01");
+}
+
 // The steps of a version are one transaction: one that fails leaves the
 // database as it was.
 TEST_F(PostgresStoreTest, FailedMigrationChangesNothing) {
@@ -702,6 +727,9 @@ TEST_F(PostgresStoreTest, PlayerTotals) {
   GameRow unfinished = MakeGame(1, "ann", "cat", "", 0);
   GameRow dark_won = MakeGame(1, "cat", "ann", "2026-03-01", 2);
   Add({won, lost, unfinished, dark_won, MakeGame(1, "bob", "cat", "2027-01-01", 1)});
+  ASSERT_OK(store_->BeginWrite());
+  ASSERT_OK(store_->RecomputePlayers());
+  ASSERT_OK(store_->Commit());
   ASSERT_OK_AND_ASSIGN(auto t, store_->Player("ann"));
   EXPECT_EQ(t.games, 4);
   EXPECT_EQ(t.wins, 2);
@@ -803,6 +831,7 @@ TEST_F(PostgresStoreTest, HostileStringsMatchLiterally) {
     ASSERT_TRUE(store_->RulesetId(s, s).ok());
   }
   ASSERT_OK(store_->ReplaceRatings(ratings));
+  ASSERT_OK(store_->RecomputePlayers());
   ASSERT_OK(store_->Commit());
   ASSERT_EQ(Sql1("SELECT count(*) FROM games"), absl::StrCat(HostileStrings().size()));  // the table is there
   for (size_t i = 0; i < HostileStrings().size(); ++i) {

@@ -263,10 +263,24 @@ TEST_F(SqliteStoreTest, AnOlderSchemaIsMigrated) {
   EXPECT_EQ(count, 1);
 }
 
+// A version 1 database (before the players table) with games in it: the
+// migration to version 2 makes the table and fills it from the games.
+TEST_F(SqliteStoreTest, AVersion1DatabaseGetsItsPlayersTotals) {
+  const std::string path = MakeDatabase("v1.db", 3);
+  RunSql(path, "DROP TABLE players; PRAGMA user_version = 1;");
+  ASSERT_OK_AND_ASSIGN(std::unique_ptr<Store> store, OpenSqliteStore(path, OpenMode::kExisting));
+  EXPECT_EQ(PragmaInt(path, "user_version"), 2);
+  ASSERT_OK_AND_ASSIGN(games::PlayerTotals b, store->Player("b"));
+  EXPECT_EQ(b.games, 3);
+  ASSERT_OK_AND_ASSIGN(games::PlayerTotals a1, store->Player("a1"));
+  EXPECT_EQ(a1.games, 1);
+  EXPECT_EQ(a1.as_light, 1);
+}
+
 TEST_F(SqliteStoreTest, ANewDatabaseIsInWalModeWithItsMarks) {
   const std::string path = MakeDatabase("new.db");
   EXPECT_EQ(PragmaInt(path, "application_id"), 0x53637262);
-  EXPECT_EQ(PragmaInt(path, "user_version"), 1);
+  EXPECT_EQ(PragmaInt(path, "user_version"), 2);
   EXPECT_EQ(ReadFile(path)[18], 2) << "the file format's write version: 2 is WAL";
 }
 

@@ -360,6 +360,7 @@ TEST_P(StoreContractTest, HostileStringsMatchLiterallyAndNothingElse) {
     ASSERT_OK(store_->SetSetting(text, text + "v"));
     ASSERT_OK(store_->AddSource(rows[0].id, SourceRow{text, 1}));
   }
+  ASSERT_OK(store_->RecomputePlayers());
   ASSERT_OK(store_->Commit());
   for (const std::string& text : HostileStrings()) {
     ASSERT_OK_AND_ASSIGN(std::optional<std::string> value, store_->Setting(text));
@@ -579,7 +580,19 @@ TEST_P(StoreContractTest, PlayerTotalsCountTheirSideOfEveryGame) {
   rows[0].figures[1] = ReviewFigures{10, 9, 100};  // bob's
   rows[1].figures[1] = ReviewFigures{70, 0.3, 1600};
   rows[2].figures[0] = ReviewFigures{1, 1, 1};  // cyd's only
+  rows.push_back(MakeGame(1, "eve", "eve", "", "2022-02-02", 2));  // both sides: once, as light
   AddGames(rows);
+  // The totals are as of the last recompute (an import's end).
+  ASSERT_OK_AND_ASSIGN(games::PlayerTotals before, store_->Player("ann"));
+  EXPECT_EQ(before.games, 0);
+  ASSERT_OK(store_->BeginWrite());
+  ASSERT_OK(store_->RecomputePlayers());
+  ASSERT_OK(store_->Commit());
+  ASSERT_OK_AND_ASSIGN(games::PlayerTotals eve, store_->Player("eve"));
+  EXPECT_EQ(eve.games, 1);
+  EXPECT_EQ(eve.as_light, 1);
+  EXPECT_EQ(eve.losses, 1);
+  EXPECT_EQ(eve.wins, 0);
   ASSERT_OK_AND_ASSIGN(games::PlayerTotals ann, store_->Player("ann"));
   EXPECT_EQ(ann.games, 5);
   EXPECT_EQ(ann.wins, 2);
