@@ -102,13 +102,21 @@ class RunReader {
 
 }  // namespace
 
-absl::Status MergeRuns(Store& store, int64_t older, int64_t newer) {
+absl::Status MergeRuns(Store& store, const std::vector<int64_t>& runs) {
   absl::StatusOr<int64_t> merged = store.NewRun();
   if (!merged.ok()) return merged.status();
-  RunReader a(store, older), b(store, newer);
-  absl::StatusOr<const PostingRow*> x = a.Next(), y = b.Next();
+  std::vector<RunReader> readers;
+  std::vector<const PostingRow*> at;  // each reader's current block
+  readers.reserve(runs.size());
+  for (int64_t run : runs) {
+    readers.emplace_back(store, run);
+    absl::StatusOr<const PostingRow*> row = readers.back().Next();
+    if (!row.ok()) return row.status();
+    at.push_back(*row);
+  }
   std::vector<PostingRow> out;
-  std::vector<Posting> postings;
+  std::vector<size_t> with;  // the readers at the smallest (ruleset, bucket), oldest first
+  std::vector<absl::string_view> blocks;
   auto flush = [&](bool last) -> absl::Status {
     if (out.empty() || (!last && out.size() < 256)) return absl::OkStatus();
     absl::Status s = store.AddPostings(*merged, out);
@@ -116,59 +124,71 @@ absl::Status MergeRuns(Store& store, int64_t older, int64_t newer) {
     return s;
   };
   while (true) {
-    if (!x.ok()) return x.status();
-    if (!y.ok()) return y.status();
-    if (*x == nullptr && *y == nullptr) break;
-    const PostingRow* p = *x;
-    const PostingRow* q = *y;
-    const bool take_x = q == nullptr || (p != nullptr && std::make_pair(p->ruleset, p->bucket) <=
-                                                             std::make_pair(q->ruleset, q->bucket));
-    const bool take_y = p == nullptr || (q != nullptr && std::make_pair(q->ruleset, q->bucket) <=
-                                                             std::make_pair(p->ruleset, p->bucket));
-    const PostingRow& first = take_x ? *p : *q;
-    if (take_x && take_y) {
-      postings.clear();
-      absl::Status s = DecodePostings(p->data, &postings);
-      if (s.ok()) s = DecodePostings(q->data, &postings);
-      if (!s.ok()) return s;
-      std::sort(postings.begin(), postings.end());
-      out.push_back(PostingRow{p->ruleset, p->bucket, EncodePostings(postings.data(), postings.data() + postings.size())});
-    } else {
-      out.push_back(first);
+    with.clear();
+    for (size_t i = 0; i < at.size(); ++i) {
+      if (at[i] == nullptr) continue;
+      if (!with.empty()) {
+        const auto mine = std::make_pair(at[i]->ruleset, at[i]->bucket);
+        const auto best = std::make_pair(at[with[0]]->ruleset, at[with[0]]->bucket);
+        if (mine > best) continue;
+        if (mine < best) with.clear();
+      }
+      with.push_back(i);
     }
-    if (take_x) x = a.Next();
-    if (take_y) y = b.Next();
+    if (with.empty()) break;
+    if (with.size() == 1) {
+      out.push_back(*at[with[0]]);
+    } else {
+      blocks.clear();
+      for (size_t i : with) blocks.push_back(at[i]->data);
+      absl::StatusOr<std::string> data = MergeBlocks(blocks);
+      if (!data.ok()) return data.status();
+      out.push_back(PostingRow{at[with[0]]->ruleset, at[with[0]]->bucket, *std::move(data)});
+    }
     absl::Status s = flush(false);
     if (!s.ok()) return s;
+    // The rows are copied or merged: the readers may move on.
+    for (size_t i : with) {
+      absl::StatusOr<const PostingRow*> row = readers[i].Next();
+      if (!row.ok()) return row.status();
+      at[i] = *row;
+    }
   }
   absl::Status s = flush(true);
-  if (s.ok()) s = store.DeleteRun(older);
-  if (s.ok()) s = store.DeleteRun(newer);
+  for (int64_t run : runs) {
+    if (s.ok()) s = store.DeleteRun(run);
+  }
   return s;
 }
 
 absl::Status CompactIndex(Store& store) {
-  while (true) {
-    absl::StatusOr<std::vector<RunRow>> runs = store.Runs();
-    if (!runs.ok()) return runs.status();
-    if (runs->size() <= static_cast<size_t>(kMaxRuns)) return absl::OkStatus();
-    // The two neighbours smallest together: a posting is rewritten about
-    // log2(runs / kMaxRuns) times however the runs came.
-    size_t best = 0;
-    for (size_t i = 1; i + 1 < runs->size(); ++i) {
-      if ((*runs)[i].bytes + (*runs)[i + 1].bytes < (*runs)[best].bytes + (*runs)[best + 1].bytes) best = i;
-    }
-    // One merge a transaction: the write lock is held for one merge, and a
-    // merge cut short (a kill, a full disk) leaves the runs as they were.
-    absl::Status s = store.BeginWrite();
-    if (!s.ok()) return s;
-    s = MergeRuns(store, (*runs)[best].run, (*runs)[best + 1].run);
-    if (s.ok()) s = store.Commit();
-    if (!s.ok()) {
-      (void)store.Rollback();
-      return s;
+  absl::StatusOr<std::vector<RunRow>> runs = store.Runs();
+  if (!runs.ok()) return runs.status();
+  const size_t n = runs->size();
+  if (n <= static_cast<size_t>(kMaxRuns)) return absl::OkStatus();
+  // The `width` neighbouring runs smallest together, merged into one: n
+  // runs become kMaxRuns, each posting of the window rewritten once.
+  const size_t width = n - static_cast<size_t>(kMaxRuns) + 1;
+  size_t best = 0;
+  int64_t best_bytes = INT64_MAX, bytes = 0;
+  for (size_t i = 0; i < n; ++i) {
+    bytes += (*runs)[i].bytes;
+    if (i >= width) bytes -= (*runs)[i - width].bytes;
+    if (i + 1 >= width && bytes < best_bytes) {
+      best_bytes = bytes;
+      best = i + 1 - width;
     }
   }
+  std::vector<int64_t> window;
+  for (size_t i = best; i < best + width; ++i) window.push_back((*runs)[i].run);
+  // One transaction: a merge cut short (a kill, a full disk) leaves the
+  // runs as they were.
+  absl::Status s = store.BeginWrite();
+  if (!s.ok()) return s;
+  s = MergeRuns(store, window);
+  if (s.ok()) s = store.Commit();
+  if (!s.ok()) (void)store.Rollback();
+  return s;
 }
 
 }  // namespace scribe::games

@@ -40,7 +40,133 @@ absl::Status Walk(absl::string_view block, uint64_t stop, Want want, Add add, ui
   return absl::OkStatus();
 }
 
+// A block read a group at a time, for MergeBlocks.
+class GroupCursor {
+ public:
+  explicit GroupCursor(absl::string_view block) : block_(block), in_(block) {}
+  // Reads the first key and group.
+  absl::Status Open() {
+    if (block_.empty()) return absl::OkStatus();
+    if (!in_.Varint(&key_)) return Damaged();
+    return Next();
+  }
+  // Reads the next group; at_group() is false past the last.
+  absl::Status Next() {
+    at_group_ = false;
+    if (in_.done()) return absl::OkStatus();
+    uint64_t head = 0;
+    count_ = 1;
+    if (!in_.Varint(&head) || key_ + (head >> 1) < key_) return Damaged();
+    key_ += head >> 1;
+    if ((head & 1) == 0 && (!in_.Varint(&count_) || count_ < 2 || count_ > block_.size())) return Damaged();
+    const size_t start = in_.pos();
+    uint64_t game = 0;
+    for (uint64_t i = 0; i < count_; ++i) {
+      uint64_t entry = 0;
+      if (!in_.Varint(&entry)) return Damaged();
+      if (i == 0) {
+        first_entry_ = entry;
+        first_length_ = in_.pos() - start;
+      }
+      game += entry >> 1;
+      if (game > static_cast<uint64_t>(INT64_MAX)) return Damaged();
+    }
+    entries_ = block_.substr(start, in_.pos() - start);
+    last_game_ = game;
+    at_group_ = true;
+    return absl::OkStatus();
+  }
+  bool at_group() const { return at_group_; }
+  uint64_t key() const { return key_; }
+  uint64_t count() const { return count_; }
+  absl::string_view entries() const { return entries_; }
+  uint64_t first_game() const { return first_entry_ >> 1; }
+  uint64_t last_game() const { return last_game_; }
+  // The entries after the first, and the first's shallow bit.
+  absl::string_view rest() const { return entries_.substr(first_length_); }
+  bool first_shallow() const { return (first_entry_ & 1) != 0; }
+
+ private:
+  absl::string_view block_;
+  ByteReader in_;
+  uint64_t key_ = 0, count_ = 0, first_entry_ = 0, last_game_ = 0;
+  size_t first_length_ = 0;
+  absl::string_view entries_;
+  bool at_group_ = false;
+};
+
 }  // namespace
+
+absl::StatusOr<std::string> MergeBlocks(const std::vector<absl::string_view>& blocks) {
+  std::vector<GroupCursor> cursors;
+  cursors.reserve(blocks.size());
+  size_t bytes = 0;
+  for (absl::string_view block : blocks) {
+    cursors.emplace_back(block);
+    absl::Status s = cursors.back().Open();
+    if (!s.ok()) return s;
+    bytes += block.size();
+  }
+  std::string out;
+  out.reserve(bytes + 16);
+  bool first = true;
+  uint64_t prev_key = 0;
+  std::vector<GroupCursor*> with;  // the cursors at the smallest key, oldest first
+  std::vector<PostedGame> games;   // a key's games when they must be sorted
+  while (true) {
+    with.clear();
+    for (GroupCursor& c : cursors) {
+      if (!c.at_group()) continue;
+      if (!with.empty() && c.key() > with[0]->key()) continue;
+      if (!with.empty() && c.key() < with[0]->key()) with.clear();
+      with.push_back(&c);
+    }
+    if (with.empty()) break;
+    const uint64_t key = with[0]->key();
+    uint64_t count = 0;
+    bool in_order = true;
+    for (size_t i = 0; i < with.size(); ++i) {
+      count += with[i]->count();
+      if (i > 0 && with[i]->first_game() <= with[i - 1]->last_game()) in_order = false;
+    }
+    if (first) {
+      PutVarint(&out, key);
+      prev_key = key;
+      first = false;
+    }
+    PutVarint(&out, (key - prev_key) << 1 | (count == 1));
+    if (count != 1) PutVarint(&out, count);
+    prev_key = key;
+    if (in_order) {
+      out.append(with[0]->entries().data(), with[0]->entries().size());
+      for (size_t i = 1; i < with.size(); ++i) {
+        PutVarint(&out, (with[i]->first_game() - with[i - 1]->last_game()) << 1 | with[i]->first_shallow());
+        out.append(with[i]->rest().data(), with[i]->rest().size());
+      }
+    } else {
+      games.clear();
+      for (GroupCursor* c : with) {
+        ByteReader in(c->entries());  // read whole by Next already: no damage left to find
+        uint64_t game = 0, entry = 0;
+        for (uint64_t i = 0; i < c->count() && in.Varint(&entry); ++i) {
+          game += entry >> 1;
+          games.push_back(PostedGame{static_cast<int64_t>(game), (entry & 1) != 0});
+        }
+      }
+      std::stable_sort(games.begin(), games.end());
+      int64_t prev_game = 0;
+      for (const PostedGame& g : games) {
+        PutVarint(&out, static_cast<uint64_t>(g.game - prev_game) << 1 | g.shallow);
+        prev_game = g.game;
+      }
+    }
+    for (GroupCursor* c : with) {
+      absl::Status s = c->Next();
+      if (!s.ok()) return s;
+    }
+  }
+  return out;
+}
 
 void SortByKey(std::vector<KeyedGame>* postings, std::vector<KeyedGame>* scratch) {
   const size_t n = postings->size();

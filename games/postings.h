@@ -64,6 +64,14 @@ void SortByKey(std::vector<KeyedGame>* postings, std::vector<KeyedGame>* scratch
 // [begin, end) sorted, no (key, game) twice.
 std::string EncodePostings(const Posting* begin, const Posting* end);
 
+// One block of the postings of `blocks` (of one bucket, from successive
+// runs, oldest first): a key's entries are copied as they are, the first
+// of each later block's re-based on the game before it, when each block's
+// games of a key follow the earlier ones' (as a later run's games do);
+// else that key's games are decoded and sorted. DATA_LOSS for a damaged
+// block.
+absl::StatusOr<std::string> MergeBlocks(const std::vector<absl::string_view>& blocks);
+
 // Appends the block's postings to `out`; DATA_LOSS for a damaged block.
 absl::Status DecodePostings(absl::string_view block, std::vector<Posting>* out);
 

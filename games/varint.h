@@ -54,6 +54,7 @@ class ByteReader {
     return true;
   }
   bool done() const { return pos_ == in_.size(); }
+  size_t pos() const { return pos_; }
 
  private:
   absl::string_view in_;

@@ -215,6 +215,46 @@ RC_GTEST_PROP(PostingsProperties, SortByKeyIsAStableSortByKey, ()) {
   }
 }
 
+// Blocks of successive runs merge into the block of all their postings:
+// runs whose games follow each other's (an import's batches: entries
+// copied) and runs whose games interleave (sorted), of ranks and hashes.
+RC_GTEST_PROP(PostingsProperties, MergedBlocksHoldEveryPostingOnce, ()) {
+  const bool hashed = *rc::gen::arbitrary<bool>();
+  const bool interleaved = *rc::gen::arbitrary<bool>();
+  const int runs = *rc::gen::inRange(1, 6);
+  std::vector<std::vector<Posting>> blocks(runs);
+  std::vector<Posting> all;
+  std::set<std::pair<uint64_t, int64_t>> seen;
+  int64_t game = 0;
+  for (int r = 0; r < runs; ++r) {
+    const auto entries = *rc::gen::container<std::vector<std::tuple<uint64_t, int, bool>>>(
+        rc::gen::tuple(rc::gen::inRange<uint64_t>(0, 40), rc::gen::inRange(1, 300), rc::gen::arbitrary<bool>()));
+    for (const auto& [k, step, shallow] : entries) {
+      const uint64_t key = hashed ? (k * 0x9e3779b97f4a7c15ull) | (uint64_t{1} << 63) : k;
+      const int64_t g = interleaved ? step * 7 + r : (game += step);
+      if (!seen.insert({key, g}).second) continue;
+      blocks[r].push_back(Posting{key, g, shallow});
+      all.push_back(Posting{key, g, shallow});
+    }
+    std::sort(blocks[r].begin(), blocks[r].end());
+  }
+  std::sort(all.begin(), all.end());
+  std::vector<std::string> encoded;
+  for (const auto& b : blocks) encoded.push_back(EncodePostings(b.data(), b.data() + b.size()));
+  const absl::StatusOr<std::string> merged =
+      MergeBlocks(std::vector<absl::string_view>(encoded.begin(), encoded.end()));
+  RC_ASSERT(merged.ok());
+  RC_ASSERT(*merged == EncodePostings(all.data(), all.data() + all.size()));
+  // A damaged block is DATA_LOSS, not a silently shorter merge.
+  if (!encoded[0].empty()) {
+    encoded[0].back() = static_cast<char>(0x80);
+    const absl::StatusOr<std::string> damaged =
+        MergeBlocks(std::vector<absl::string_view>(encoded.begin(), encoded.end()));
+    RC_ASSERT(!damaged.ok());
+    RC_ASSERT(damaged.status().code() == absl::StatusCode::kDataLoss);
+  }
+}
+
 RC_GTEST_PROP(PostingsProperties, BlocksDecodeToWhatWasEncoded, ()) {
   const bool hashed = *rc::gen::arbitrary<bool>();
   auto entries = *rc::gen::container<std::vector<std::tuple<uint64_t, int64_t, bool>>>(
