@@ -38,6 +38,9 @@
 //   settings(key TEXT PRIMARY KEY, value TEXT)
 //   ratings(player, period, rating, deviation, volatility, games)
 //     PRIMARY KEY (player, period)
+//     games_by_light_date(light, date = '', date), games_by_dark_date
+//                                       (version 2) a player's games by
+//                                       date (PlayerQuerySql)
 //   players(player PRIMARY KEY, games, wins, losses, unfinished, as_light,
 //     reviewed, accuracy, error_rate, performance, first_date, last_date)
 //     (version 2): each name's totals (PlayerTotals), recomputed after an
@@ -134,6 +137,8 @@ const std::vector<std::vector<const char*>>& Migrations() {
           " reviewed INTEGER NOT NULL, accuracy REAL, error_rate REAL, performance REAL,"
           " first_date TEXT NOT NULL, last_date TEXT NOT NULL) WITHOUT ROWID",
           "INSERT INTO players " SQL_PLAYER_TOTALS,
+          "CREATE INDEX games_by_light_date ON games(light, date = '', date)",
+          "CREATE INDEX games_by_dark_date ON games(dark, date = '', date)",
       },
   };
   return *migrations;
@@ -697,15 +702,17 @@ absl::StatusOr<std::vector<std::string>> SqliteStore::Dates(const std::vector<in
 // other filters are written with a unary + so that SQLite cannot take
 // their index, e.g. a player's games never come from scanning a ruleset's.
 
-std::string QuerySql(const GameQuery& query, absl::string_view select, bool ordered, bool limited) {
+// The WHERE clause of a search; `player` is how the player filter reads
+// (both sides, or one side of the UNION below).
+std::string Filters(const GameQuery& query, absl::string_view player) {
   const bool names = !query.player.empty() || !query.light.empty() || !query.dark.empty() || !query.event.empty();
   const bool dates = !query.date_from.empty() || !query.date_to.empty();
   const bool by_date = query.order == GameQuery::Order::kDate;
-  std::string sql = absl::StrCat(select, " FROM games WHERE 1");
+  std::string sql = " WHERE 1";
   if (query.ruleset) {
     absl::StrAppend(&sql, names || dates || by_date ? " AND +ruleset = :ruleset" : " AND ruleset = :ruleset");
   }
-  if (!query.player.empty()) absl::StrAppend(&sql, " AND (light = :player OR dark = :player)");
+  if (!query.player.empty()) absl::StrAppend(&sql, " AND ", player);
   if (!query.light.empty()) absl::StrAppend(&sql, " AND light = :light");
   if (!query.dark.empty()) absl::StrAppend(&sql, " AND dark = :dark");
   if (!query.event.empty()) absl::StrAppend(&sql, " AND event = :event");
@@ -714,6 +721,34 @@ std::string QuerySql(const GameQuery& query, absl::string_view select, bool orde
   if (!query.date_from.empty()) absl::StrAppend(&sql, " AND ", date, " >= :date_from");
   if (!query.date_to.empty()) absl::StrAppend(&sql, " AND ", date, " <= :date_to");
   if (query.result) absl::StrAppend(&sql, " AND result = :result");
+  return sql;
+}
+
+// A player's games in order: the games as light UNION those as dark, each
+// side read in order from its index (games_by_light, id order;
+// games_by_light_date, date order) and merged, so a page of a player
+// with 100,000 games reads a page of each index (an OR of the two sides
+// read and sorted every game: 369 ms in a database of 1,000,000).
+std::string PlayerQuerySql(const GameQuery& query, bool limited) {
+  const char* dir = query.descending ? " DESC" : "";
+  const bool by_date = query.order == GameQuery::Order::kDate;
+  const char* columns = by_date ? "SELECT id, date = '', date FROM games" : "SELECT id FROM games";
+  std::string sql = absl::StrCat(columns, Filters(query, "light = :player"), " UNION ", columns,
+                                 Filters(query, "dark = :player"));
+  if (by_date) {
+    absl::StrAppend(&sql, " ORDER BY 2", dir, ", 3", dir, ", 1", dir);
+  } else {
+    absl::StrAppend(&sql, " ORDER BY 1", dir);
+  }
+  if (limited) absl::StrAppend(&sql, " LIMIT :limit OFFSET :offset");
+  return sql;
+}
+
+std::string QuerySql(const GameQuery& query, absl::string_view select, bool ordered, bool limited) {
+  if (ordered && !query.player.empty()) return PlayerQuerySql(query, limited);
+  const bool dates = !query.date_from.empty() || !query.date_to.empty();
+  const bool by_date = query.order == GameQuery::Order::kDate;
+  std::string sql = absl::StrCat(select, " FROM games", Filters(query, "(light = :player OR dark = :player)"));
   if (ordered) {
     const char* dir = query.descending ? " DESC" : "";
     if (!by_date) {

@@ -267,7 +267,7 @@ TEST_F(SqliteStoreTest, AnOlderSchemaIsMigrated) {
 // migration to version 2 makes the table and fills it from the games.
 TEST_F(SqliteStoreTest, AVersion1DatabaseGetsItsPlayersTotals) {
   const std::string path = MakeDatabase("v1.db", 3);
-  RunSql(path, "DROP TABLE players; PRAGMA user_version = 1;");
+  RunSql(path, "DROP TABLE players; DROP INDEX games_by_light_date; DROP INDEX games_by_dark_date; PRAGMA user_version = 1;");
   ASSERT_OK_AND_ASSIGN(std::unique_ptr<Store> store, OpenSqliteStore(path, OpenMode::kExisting));
   EXPECT_EQ(PragmaInt(path, "user_version"), 2);
   ASSERT_OK_AND_ASSIGN(games::PlayerTotals b, store->Player("b"));
