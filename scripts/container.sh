@@ -16,6 +16,9 @@
 #     reused.
 #
 # Usage: scripts/container.sh [TAG]        (default scribe:latest)
+#        scripts/container.sh --base-only   steps 1-3 alone (the base image)
+#   SCRIBE_BASE_IMAGE=NAME names the base image (default debian:bookworm;
+#     a name no image has yet makes a brand-new base: scripts/fresh_debian.sh).
 #   SCRIBE_REBUILD=1 forces a build even when the source hash matches.
 #   SCRIBE_CTEST_EXCLUDE=REGEX skips the tests it matches during the build
 #   (ctest -E; for a known failure only: the default runs them all).
@@ -25,8 +28,10 @@ set -euo pipefail
 set -E  # the ERR trap in functions and subshells too: a failing step says what failed
 trap 'rc=$?; echo "container.sh: line $LINENO: \"$BASH_COMMAND\" failed (exit $rc)" >&2' ERR
 cd "$(dirname "$0")/.."
+base_only=0
+if [ "${1:-}" = "--base-only" ]; then base_only=1; shift; fi
 TAG="${1:-scribe:latest}"
-BASE="debian:bookworm"
+BASE="${SCRIBE_BASE_IMAGE:-debian:bookworm}"
 
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then
@@ -117,11 +122,18 @@ if [ "$make_base" = 1 ]; then
   trap - EXIT
   echo "container: imported $BASE" >&2
 fi
+if [ "$base_only" = 1 ]; then
+  echo "containers_conf=$CONTAINERS_CONF"
+  exit 0
+fi
 
 # 4. The image, unless one built from the same source exists.
 # The hash covers what the Dockerfile copies in (every file git would track
-# there, committed or not) and the Dockerfile itself.
-SOURCES=(CMakeLists.txt proto engine analysis records review cli service tests examples docs/validation.md docker/Dockerfile)
+# there, committed or not) and the Dockerfile itself. The list is read from
+# the Dockerfile's COPY lines (not those --from a stage), so a folder the
+# Dockerfile starts copying is hashed too.
+mapfile -t SOURCES < <(awk '$1 == "COPY" && $2 !~ /^--/ { for (i = 2; i < NF; i++) print $i }' docker/Dockerfile)
+SOURCES+=(docker/Dockerfile)
 # (less what .dockerignore keeps out of the context).
 # A file git tracks but the worktree has deleted is not in the context
 # either: left out (sha256sum would fail on it, and the script end).
