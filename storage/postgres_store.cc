@@ -28,6 +28,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_replace.h"
 #include "absl/strings/string_view.h"
 #include "absl/strings/strip.h"
 #include "engine/status_macros.h"
@@ -112,6 +113,15 @@ constexpr const char* kVersion2[] = {
     " accuracy double precision, error_rate double precision, performance double precision,"
     " first_date " PG_C_TEXT ", last_date " PG_C_TEXT ")",
     "INSERT INTO players " PG_PLAYER_TOTALS,
+    // A player's games in id or date order, each side read in order
+    // (PlayerQuerySql); they serve a name alone as the indexes they
+    // replace did.
+    "DROP INDEX games_light",
+    "DROP INDEX games_dark",
+    "CREATE INDEX games_light ON games (light, id)",
+    "CREATE INDEX games_dark ON games (dark, id)",
+    "CREATE INDEX games_light_date ON games (light, date, id)",
+    "CREATE INDEX games_dark_date ON games (dark, date, id)",
 };
 #undef PG_C_TEXT
 
@@ -354,8 +364,10 @@ class CopyData {
   std::string bytes_;
 };
 
-// The WHERE and ORDER BY of a GameQuery, its values bound into `params`.
-std::string QuerySql(const GameQuery& q, Params& params, bool order) {
+// The WHERE and ORDER BY of a GameQuery, its values bound into `params`;
+// `player` is how the player filter reads ($N: its parameter).
+std::string QuerySql(const GameQuery& q, Params& params, bool order,
+                     absl::string_view player = "(light = $N OR dark = $N)") {
   std::vector<std::string> terms;
   auto next = [&params] { return absl::StrCat("$", params.size()); };
   if (q.ruleset) {
@@ -364,7 +376,7 @@ std::string QuerySql(const GameQuery& q, Params& params, bool order) {
   }
   if (!q.player.empty()) {
     params.Text(q.player);
-    terms.push_back(absl::StrCat("(light = ", next(), " OR dark = ", next(), ")"));
+    terms.push_back(absl::StrReplaceAll(player, {{"$N", next()}}));
   }
   const std::pair<const char*, const std::string*> tags[] = {{"light", &q.light}, {"dark", &q.dark}, {"event", &q.event}};
   for (const auto& [column, value] : tags) {
@@ -822,6 +834,22 @@ absl::StatusOr<std::vector<GameRow>> PostgresStore::GamesById(const std::vector<
   return games;
 }
 
+// The ordered ids of a search. A player's games are the games as light
+// UNION ALL those as dark (and not light), each side read in order from
+// its index and merged (Merge Append), so a page of a player with
+// 100,000 games reads a page of each index.
+std::string OrderedIdsSql(const GameQuery& query, Params& p) {
+  if (query.player.empty()) return "SELECT id FROM games" + QuerySql(query, p, true);
+  // Both sides' filters use the same parameters: bound once, by the first.
+  Params unused;
+  const std::string light = QuerySql(query, p, false, "light = $N");
+  const std::string dark = QuerySql(query, unused, false, "dark = $N AND light <> $N");
+  const char* dir = query.descending ? " DESC" : "";
+  const bool by_date = query.order == GameQuery::Order::kDate;
+  return absl::StrCat("SELECT id FROM (SELECT id, date FROM games", light, " UNION ALL SELECT id, date FROM games",
+                      dark, ") AS sides ORDER BY ", by_date ? absl::StrCat("date", dir, ", ") : "", "id", dir);
+}
+
 absl::StatusOr<int64_t> PostgresStore::CountGames(const GameQuery& query) {
   Params p;
   const std::string where = QuerySql(query, p, false);
@@ -831,7 +859,7 @@ absl::StatusOr<int64_t> PostgresStore::CountGames(const GameQuery& query) {
 
 absl::StatusOr<std::vector<int64_t>> PostgresStore::FindGames(const GameQuery& query, int64_t offset, int64_t limit) {
   Params p;
-  std::string sql = "SELECT id FROM games" + QuerySql(query, p, true);
+  std::string sql = OrderedIdsSql(query, p);
   p.Int8(std::max<int64_t>(offset, 0));
   absl::StrAppend(&sql, " OFFSET $", p.size());
   p.Int8OrNull(limit < 0 ? std::nullopt : std::optional(limit));  // LIMIT NULL: all
@@ -845,7 +873,7 @@ absl::StatusOr<std::vector<int64_t>> PostgresStore::FindGames(const GameQuery& q
 
 absl::Status PostgresStore::ScanGames(const GameQuery& query, const std::function<bool(int64_t id)>& visit) {
   Params p;
-  const std::string sql = "SELECT id FROM games" + QuerySql(query, p, true);
+  const std::string sql = OrderedIdsSql(query, p);
   return Scan(sql, p, [&visit](const PGresult* r, int row) { return visit(GetInt(r, row, 0)); });
 }
 
