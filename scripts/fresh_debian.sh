@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Runs the README's two commands on a brand-new Debian 12 machine: a base
+# image made now by debootstrap --variant=minbase (scripts/container.sh
+# --base-only under a name no image has, so nothing of an earlier run is
+# reused: no image, no apt cache, no package), a clone of this checkout's
+# HEAD, and
+#
+#   scripts/example.sh && scripts/test.sh
+#
+# in a privileged container of that base (test.sh builds the container
+# image with podman inside it: the vfs storage driver). Both logs are kept.
+#
+# Usage: scripts/fresh_debian.sh [WORKDIR]   (default a new /var/tmp folder)
+#   Prints the logs' paths and exits with the commands' status. About an
+#   hour on 2 cores. Run as root.
+set -euo pipefail
+set -E  # the ERR trap in functions and subshells too: a failing step says what failed
+trap 'rc=$?; echo "fresh_debian.sh: line $LINENO: \"$BASH_COMMAND\" failed (exit $rc)" >&2' ERR
+cd "$(dirname "$0")/.."
+work="${1:-$(mktemp -d /var/tmp/scribe-fresh.XXXXXX)}"
+mkdir -p "$work"
+stamp="$(date +%Y%m%d%H%M%S)"
+base="localhost/scribe-fresh-base:$stamp"
+conf="$(SCRIBE_BASE_IMAGE="$base" SCRIBE_CONTAINERS_CONF_DIR="$work/podman" scripts/container.sh --base-only | tail -n 1)"
+export CONTAINERS_CONF="${conf#containers_conf=}"
+rm -rf "$work/scribe"
+git clone -q "$(pwd)" "$work/scribe"
+echo "fresh_debian: $(git -C "$work/scribe" log --oneline -1) in $base; logs in $work" >&2
+run() {  # NAME COMMAND: one README command in its own new container
+  local name="$1" command="$2"
+  podman run --rm --privileged --network=host --name "scribe-fresh-$name-$stamp" \
+    -v "$work/scribe:/scribe" -w /scribe "$base" bash -c "$command" >"$work/$name.log" 2>&1
+}
+status=0
+start=$SECONDS
+if run example "scripts/example.sh"; then
+  echo "fresh_debian: scripts/example.sh passed ($((SECONDS - start)) s)" >&2
+else
+  status=$?
+  echo "fresh_debian: scripts/example.sh failed (exit $status): $work/example.log" >&2
+fi
+start=$SECONDS
+if run test "scripts/test.sh"; then
+  echo "fresh_debian: scripts/test.sh passed ($((SECONDS - start)) s)" >&2
+else
+  status=$?
+  echo "fresh_debian: scripts/test.sh failed (exit $status): $work/test.log" >&2
+fi
+podman rmi "$base" >/dev/null 2>&1 || true
+exit "$status"
