@@ -187,29 +187,71 @@ absl::Status Importer::WriteBatch(Batch& batch) {
                                               " records from ", first.file, " record ", first.index + 1, ")"));
 }
 
-absl::StatusOr<int64_t> Importer::Place(Pending& game, int64_t ruleset, ImportCounts& counts) {
-  absl::StatusOr<std::optional<int64_t>> known = store_.SourceGame(game.source);
+absl::Status Importer::Place(Batch& batch, std::vector<int64_t>& ids) {
+  const size_t n = batch.games.size();
+  std::vector<SourceRow> sources;
+  sources.reserve(n);
+  for (const Pending& game : batch.games) sources.push_back(game.source);
+  absl::StatusOr<std::vector<std::optional<int64_t>>> known = store_.SourceGames(sources);
   if (!known.ok()) return known.status();
-  if (known->has_value()) {
-    ++counts.known_sources;
-    return -1;
+  // The stored games that may be the same as one of the batch's: those of
+  // the same identity hash. The hash only finds them; the ruleset and the
+  // identity bytes decide.
+  std::vector<uint64_t> hashes;
+  for (size_t i = 0; i < n; ++i) {
+    if (!(*known)[i].has_value()) hashes.push_back(batch.games[i].row.identity_hash);
   }
-  game.row.ruleset = ruleset;
-  absl::StatusOr<std::vector<GameRow>> candidates = store_.GamesWithHash(game.row.identity_hash);
-  if (!candidates.ok()) return candidates.status();
-  for (const GameRow& c : *candidates) {
-    if (c.ruleset != ruleset || c.identity != game.row.identity) continue;
-    absl::Status s = store_.AddSource(c.id, game.source);
+  std::sort(hashes.begin(), hashes.end());
+  hashes.erase(std::unique(hashes.begin(), hashes.end()), hashes.end());
+  absl::StatusOr<std::vector<GameRow>> stored = store_.GamesWithHashes(hashes);
+  if (!stored.ok()) return stored.status();
+  using Identity = std::pair<int64_t, absl::string_view>;  // (ruleset, identity bytes)
+  absl::flat_hash_map<Identity, int64_t> stored_game;
+  for (const GameRow& g : *stored) stored_game.emplace(Identity{g.ruleset, g.identity}, g.id);
+  // The batch's own sources and new games (a batch may hold a source or a
+  // game twice).
+  absl::flat_hash_set<std::pair<absl::string_view, int64_t>> batch_sources;
+  absl::flat_hash_map<Identity, size_t> new_game;  // → its place in `added`
+  std::vector<size_t> added;                       // the new games' places in the batch
+  struct NewSource {
+    int64_t game;      // a stored game, or -1
+    size_t new_index;  // else the new game's place in `added`
+    size_t place;      // the record's place in the batch
+  };
+  std::vector<NewSource> new_sources;
+  for (size_t i = 0; i < n; ++i) {
+    const Pending& game = batch.games[i];
+    if ((*known)[i].has_value() || !batch_sources.emplace(game.source.file, game.source.index).second) {
+      ++batch.counts.known_sources;
+      continue;
+    }
+    const Identity identity{game.row.ruleset, game.row.identity};
+    if (auto it = stored_game.find(identity); it != stored_game.end()) {
+      new_sources.push_back(NewSource{it->second, 0, i});
+      ++batch.counts.new_sources;
+    } else if (auto in_batch = new_game.find(identity); in_batch != new_game.end()) {
+      new_sources.push_back(NewSource{-1, in_batch->second, i});
+      ++batch.counts.new_sources;
+    } else {
+      new_game.emplace(identity, added.size());
+      new_sources.push_back(NewSource{-1, added.size(), i});
+      added.push_back(i);
+      ++batch.counts.added;
+    }
+  }
+  std::vector<GameRow> rows;
+  rows.reserve(added.size());
+  for (size_t i : added) rows.push_back(batch.games[i].row);
+  absl::StatusOr<std::vector<int64_t>> new_ids = store_.AddGames(rows);
+  if (!new_ids.ok()) return new_ids.status();
+  if (new_ids->size() != added.size()) return absl::InternalError("the database returned a wrong number of game ids");
+  for (size_t k = 0; k < added.size(); ++k) ids[added[k]] = (*new_ids)[k];
+  for (const NewSource& source : new_sources) {
+    const int64_t game = source.game >= 0 ? source.game : (*new_ids)[source.new_index];
+    absl::Status s = store_.AddSource(game, batch.games[source.place].source);
     if (!s.ok()) return s;
-    ++counts.new_sources;
-    return -1;
   }
-  absl::StatusOr<int64_t> id = store_.AddGame(game.row);
-  if (!id.ok()) return id.status();
-  absl::Status s = store_.AddSource(*id, game.source);
-  if (!s.ok()) return s;
-  ++counts.added;
-  return *id;
+  return absl::OkStatus();
 }
 
 absl::Status Importer::Write(Batch& batch) {
@@ -217,19 +259,20 @@ absl::Status Importer::Write(Batch& batch) {
   std::vector<int64_t> ids(batch.games.size(), -1);
   // The explorer rows of this batch, by (ruleset, key, roll, from, to).
   absl::flat_hash_map<std::tuple<int64_t, uint64_t, int, int, int>, ExplorerRow> explorer;
-  for (size_t i = 0; i < batch.games.size(); ++i) {
-    Pending& game = batch.games[i];
+  for (Pending& game : batch.games) {
     absl::StatusOr<const KnownRules*> known = rules_.Add(game.rules);
     if (!known.ok()) return known.status();
-    // Sources and duplicates are looked up in the database: the games of
-    // this batch are in it already (the same transaction).
-    absl::StatusOr<int64_t> id = Place(game, (*known)->id, batch.counts);
-    if (!id.ok()) return id.status();
-    ids[i] = *id;
-    if (*id < 0) continue;
+    game.row.ruleset = (*known)->id;
+  }
+  // Sources and duplicates are looked up for the whole batch at once.
+  absl::Status placed = Place(batch, ids);
+  if (!placed.ok()) return placed;
+  for (size_t i = 0; i < batch.games.size(); ++i) {
+    if (ids[i] < 0) continue;
+    const Pending& game = batch.games[i];
     for (const Pending::Step& step : game.steps) {
-      ExplorerRow& row = explorer[{(*known)->id, step.key, step.roll, step.from, step.to}];
-      row.ruleset = (*known)->id;
+      ExplorerRow& row = explorer[{game.row.ruleset, step.key, step.roll, step.from, step.to}];
+      row.ruleset = game.row.ruleset;
       row.key = static_cast<int64_t>(step.key);
       row.roll = step.roll;
       row.from = step.from;

@@ -105,9 +105,10 @@ class Importer {
   // by the first call).
   absl::Status WriteRun(const PositionKeys& keys, std::vector<KeyedGame>& postings, int64_t ruleset,
                         const std::vector<int64_t>& ids, std::optional<int64_t>* run);
-  // The new game's id; -1 when it adds no game (a known source, or a game
-  // already stored, to which it adds its source).
-  absl::StatusOr<int64_t> Place(Pending& game, int64_t ruleset, ImportCounts& counts);
+  // Adds the batch's new games and sources: ids[i] is the id of the batch's
+  // game i, or -1 when it adds no game (a known source, or a game already
+  // stored or earlier in the batch, to which it adds its source).
+  absl::Status Place(Batch& batch, std::vector<int64_t>& ids);
   // The importer's error: `status` at a record.
   absl::Status At(absl::Status status, const std::string& file, int64_t index);
   // By digest; only Add touches the map (the writer reads a batch's Keys

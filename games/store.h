@@ -176,6 +176,42 @@ class Store {
   virtual absl::Status AddSource(int64_t game, const SourceRow& source) = 0;
   virtual absl::StatusOr<std::vector<SourceRow>> Sources(int64_t game) = 0;
 
+  // An import batch's calls, each one round trip to a server (the
+  // defaults call the one-row methods above; SQLite, in-process, keeps
+  // them):
+  // the game of each source, or nullopt (same order);
+  virtual absl::StatusOr<std::vector<std::optional<int64_t>>> SourceGames(const std::vector<SourceRow>& sources) {
+    std::vector<std::optional<int64_t>> games;
+    games.reserve(sources.size());
+    for (const SourceRow& source : sources) {
+      absl::StatusOr<std::optional<int64_t>> game = SourceGame(source);
+      if (!game.ok()) return game.status();
+      games.push_back(*game);
+    }
+    return games;
+  }
+  // the games whose identity hash is one of `hashes`;
+  virtual absl::StatusOr<std::vector<GameRow>> GamesWithHashes(const std::vector<uint64_t>& hashes) {
+    std::vector<GameRow> games;
+    for (uint64_t hash : hashes) {
+      absl::StatusOr<std::vector<GameRow>> some = GamesWithHash(hash);
+      if (!some.ok()) return some.status();
+      for (GameRow& g : *some) games.push_back(std::move(g));
+    }
+    return games;
+  }
+  // adds the games in order: their ids, ascending.
+  virtual absl::StatusOr<std::vector<int64_t>> AddGames(const std::vector<GameRow>& games) {
+    std::vector<int64_t> ids;
+    ids.reserve(games.size());
+    for (const GameRow& game : games) {
+      absl::StatusOr<int64_t> id = AddGame(game);
+      if (!id.ok()) return id.status();
+      ids.push_back(*id);
+    }
+    return ids;
+  }
+
   // The position index, as runs of posting blocks.
   virtual absl::StatusOr<int64_t> NewRun() = 0;
   virtual absl::Status AddPostings(int64_t run, const std::vector<PostingRow>& rows) = 0;

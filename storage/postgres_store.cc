@@ -177,6 +177,13 @@ constexpr Statement kAddSource{"add_source",
 constexpr Statement kMergeSources{"merge_sources",
                                   "INSERT INTO sources (file, idx, game) SELECT file, idx, game FROM scribe_sources_in"
                                   " ON CONFLICT (file, idx) DO NOTHING"};
+constexpr Statement kGamesWithHashes{"games_with_hashes",
+                                     "SELECT " PG_GAME_COLUMNS " FROM games WHERE identity_hash = ANY($1)"};
+constexpr Statement kNewGameIds{"new_game_ids",
+                                "SELECT nextval(pg_get_serial_sequence('games', 'id')) FROM generate_series(1, $1)"};
+constexpr Statement kLookUpSources{"look_up_sources",
+                                   "SELECT l.i, s.game FROM scribe_sources_look_up l JOIN sources s"
+                                   " ON s.file = l.file AND s.idx = l.idx"};
 constexpr Statement kSources{"sources", "SELECT file, idx FROM sources WHERE game = $1 ORDER BY file, idx"};
 constexpr Statement kNewRun{"new_run", "INSERT INTO runs DEFAULT VALUES RETURNING run"};
 constexpr Statement kRuns{"runs",
@@ -349,6 +356,7 @@ class CopyData {
     Be32(static_cast<int32_t>(s.size()));
     bytes_ += s;
   }
+  void Null() { Be32(-1); }
   void End() { Be16(-1); }
   std::string& bytes() { return bytes_; }
 
@@ -431,6 +439,9 @@ class PostgresStore final : public games::Store {
   absl::StatusOr<std::vector<RulesetRow>> Rulesets() override;
   absl::StatusOr<std::vector<GameRow>> GamesWithHash(uint64_t hash) override;
   absl::StatusOr<int64_t> AddGame(const GameRow& game) override;
+  absl::StatusOr<std::vector<std::optional<int64_t>>> SourceGames(const std::vector<SourceRow>& sources) override;
+  absl::StatusOr<std::vector<GameRow>> GamesWithHashes(const std::vector<uint64_t>& hashes) override;
+  absl::StatusOr<std::vector<int64_t>> AddGames(const std::vector<GameRow>& games) override;
   absl::StatusOr<std::vector<GameRow>> GamesById(const std::vector<int64_t>& ids) override;
   absl::StatusOr<int64_t> CountGames(const GameQuery& query) override;
   absl::StatusOr<std::vector<int64_t>> FindGames(const GameQuery& query, int64_t offset, int64_t limit) override;
@@ -820,6 +831,91 @@ absl::StatusOr<int64_t> PostgresStore::AddGame(const GameRow& g) {
   }
   SCRIBE_ASSIGN_OR_RETURN(Result r, Exec(kAddGame, p));
   return GetInt(r.get(), 0, 0);
+}
+
+// An import batch's calls: one round trip each, not one per game (three
+// per game made a PostgreSQL import of 500,000 games run at 4,300 games/s).
+
+absl::StatusOr<std::vector<GameRow>> PostgresStore::GamesWithHashes(const std::vector<uint64_t>& hashes) {
+  if (hashes.empty()) return std::vector<GameRow>();
+  std::vector<int64_t> values(hashes.begin(), hashes.end());  // the columns' bit cast
+  SCRIBE_ASSIGN_OR_RETURN(Result r, Exec(kGamesWithHashes, Params().Int8Array(values)));
+  std::vector<GameRow> games;
+  for (int i = 0; i < PQntuples(r.get()); ++i) games.push_back(ReadGame(r.get(), i));
+  return games;
+}
+
+absl::StatusOr<std::vector<int64_t>> PostgresStore::AddGames(const std::vector<GameRow>& games) {
+  if (games.empty()) return std::vector<int64_t>();
+  // The ids first (ascending, in the games' order), then the rows by COPY.
+  SCRIBE_ASSIGN_OR_RETURN(Result r, Exec(kNewGameIds, Params().Int8(static_cast<int64_t>(games.size()))));
+  std::vector<int64_t> ids;
+  ids.reserve(games.size());
+  for (int i = 0; i < PQntuples(r.get()); ++i) ids.push_back(GetInt(r.get(), i, 0));
+  if (ids.size() != games.size()) return absl::InternalError(absl::StrCat(name_, ": too few game ids"));
+  std::sort(ids.begin(), ids.end());
+  CopyData data;
+  for (size_t i = 0; i < games.size(); ++i) {
+    const GameRow& g = games[i];
+    data.Tuple(17);
+    data.Int8(ids[i]);
+    data.Int8(g.ruleset);
+    data.Bytes(g.identity);
+    data.Int8(static_cast<int64_t>(g.identity_hash));
+    data.Bytes(g.extra);
+    data.Bytes(g.light);
+    data.Bytes(g.dark);
+    data.Bytes(g.event);
+    if (g.date.empty()) {
+      data.Null();
+    } else {
+      data.Bytes(g.date);
+    }
+    data.Int4(g.result);
+    data.Int4(g.plies);
+    for (const std::optional<ReviewFigures>& f : g.figures) {
+      for (double v : {f ? f->accuracy : 0.0, f ? f->error_rate : 0.0, f ? f->performance : 0.0}) {
+        if (f) {
+          data.Float8(v);
+        } else {
+          data.Null();
+        }
+      }
+    }
+  }
+  SCRIBE_RETURN_IF_ERROR(Atomically([&]() -> absl::Status {
+    return CopyIn("COPY games (id, ruleset, identity, identity_hash, extra, light, dark, event, date, result, plies,"
+                  " light_accuracy, light_error_rate, light_performance, dark_accuracy, dark_error_rate,"
+                  " dark_performance) FROM STDIN (FORMAT binary)",
+                  data);
+  }));
+  return ids;
+}
+
+absl::StatusOr<std::vector<std::optional<int64_t>>> PostgresStore::SourceGames(const std::vector<SourceRow>& sources) {
+  std::vector<std::optional<int64_t>> games(sources.size());
+  if (sources.empty()) return games;
+  SCRIBE_RETURN_IF_ERROR(FlushSources());  // the sources this write added, in the table
+  CopyData data;
+  for (size_t i = 0; i < sources.size(); ++i) {
+    data.Tuple(3);
+    data.Int8(static_cast<int64_t>(i));
+    data.Bytes(sources[i].file);
+    data.Int8(sources[i].index);
+  }
+  SCRIBE_RETURN_IF_ERROR(Atomically([&]() -> absl::Status {
+    SCRIBE_RETURN_IF_ERROR(
+        Command("CREATE TEMPORARY TABLE IF NOT EXISTS scribe_sources_look_up (i bigint NOT NULL, file bytea NOT NULL,"
+                " idx bigint NOT NULL) ON COMMIT DELETE ROWS"));
+    SCRIBE_RETURN_IF_ERROR(CopyIn("COPY scribe_sources_look_up (i, file, idx) FROM STDIN (FORMAT binary)", data));
+    SCRIBE_ASSIGN_OR_RETURN(Result r, Exec(kLookUpSources, Params()));
+    for (int row = 0; row < PQntuples(r.get()); ++row) {
+      const int64_t i = GetInt(r.get(), row, 0);
+      if (i >= 0 && static_cast<size_t>(i) < games.size()) games[static_cast<size_t>(i)] = GetInt(r.get(), row, 1);
+    }
+    return Command("TRUNCATE scribe_sources_look_up");
+  }));
+  return games;
 }
 
 absl::StatusOr<std::vector<GameRow>> PostgresStore::GamesById(const std::vector<int64_t>& ids) {

@@ -407,6 +407,40 @@ TEST_P(StoreContractTest, SettingsAreKeptAndReplaced) {
   EXPECT_EQ(value, "");
 }
 
+// The import batch's calls: the same answers as the one-row calls, every
+// column kept (undated, unreviewed, hash with the top bit), ids ascending
+// in the games' order, sources added in the open write seen.
+TEST_P(StoreContractTest, BatchCallsAnswerAsTheOneRowCallsDo) {
+  std::vector<GameRow> rows = {MakeGame(1, "a", "b", "", "", 1), MakeGame(2, "c", "d", "ev", "2026-02-03", 2),
+                               MakeGame(1, "e", "f", "", "2025-01-01", 0)};
+  rows[0].identity_hash = 0x8000000000000001ULL;
+  rows[1].identity_hash = rows[2].identity_hash = 7;
+  rows[1].figures[0] = ReviewFigures{61.5, 0.25, 1450};
+  rows[2].identity = std::string("\0\xff id", 5);
+  ASSERT_OK(store_->BeginWrite());
+  ASSERT_OK_AND_ASSIGN(std::vector<int64_t> ids, store_->AddGames(rows));
+  ASSERT_EQ(ids.size(), 3u);
+  EXPECT_LT(ids[0], ids[1]);
+  EXPECT_LT(ids[1], ids[2]);
+  for (size_t i = 0; i < rows.size(); ++i) rows[i].id = ids[i];
+  ASSERT_OK(store_->AddSource(ids[1], SourceRow{"/x.tsn", 4}));
+  ASSERT_OK_AND_ASSIGN(std::vector<std::optional<int64_t>> games,
+                       store_->SourceGames({SourceRow{"/x.tsn", 3}, SourceRow{"/x.tsn", 4}, SourceRow{"/y.tsn", 4}}));
+  ASSERT_OK(store_->Commit());
+  EXPECT_EQ(games, (std::vector<std::optional<int64_t>>{std::nullopt, ids[1], std::nullopt}));
+  ASSERT_OK_AND_ASSIGN(std::vector<GameRow> got, store_->GamesById(ids));
+  ASSERT_EQ(got.size(), 3u);
+  for (size_t i = 0; i < rows.size(); ++i) ExpectSameGame(got[i], rows[i]);
+  ASSERT_OK_AND_ASSIGN(std::vector<GameRow> candidates, store_->GamesWithHashes({7, 0x8000000000000001ULL, 99}));
+  std::sort(candidates.begin(), candidates.end(), [](const GameRow& a, const GameRow& b) { return a.id < b.id; });
+  ASSERT_EQ(candidates.size(), 3u);
+  for (size_t i = 0; i < rows.size(); ++i) ExpectSameGame(candidates[i], rows[i]);
+  ASSERT_OK_AND_ASSIGN(candidates, store_->GamesWithHashes({}));
+  EXPECT_TRUE(candidates.empty());
+  ASSERT_OK_AND_ASSIGN(ids, store_->AddGames({}));
+  EXPECT_TRUE(ids.empty());
+}
+
 TEST_P(StoreContractTest, SourcesAreRecordedOnceEach) {
   std::vector<GameRow> rows = {MakeGame(1, "a", "b", "", "", 1), MakeGame(1, "c", "d", "", "", 2)};
   AddGames(rows);
