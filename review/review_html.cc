@@ -9,6 +9,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "nlohmann/json.hpp"
 #include "review/render.h"
 #include "review/review_page_assets.h"
 #include "review/review_text.h"
@@ -32,26 +33,26 @@ std::string Html(absl::string_view text) {
   return out;
 }
 
-// A JavaScript string literal that is safe inside <script>: no "</script>",
-// no line terminators, control bytes escaped.
-std::string JsString(absl::string_view text) {
-  std::string out = "\"";
+// A value as JSON (nlohmann's writer) that is safe inside <script>: the
+// characters that could end the element or start markup ("<", ">", "&")
+// and the line separators U+2028 and U+2029 written as \u escapes (they
+// only occur inside strings in JSON text).
+std::string ScriptJson(const nlohmann::json& value) {
+  const std::string text = value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  std::string out;
+  out.reserve(text.size());
   for (size_t i = 0; i < text.size(); ++i) {
-    const unsigned char c = static_cast<unsigned char>(text[i]);
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += static_cast<char>(c);
-    } else if (c == '<' || c == '>' || c == '&' || c < 0x20 || c == 0x7f) {
-      out += absl::StrFormat("\\u%04x", c);
-    } else if (c == 0xe2 && i + 2 < text.size() && static_cast<unsigned char>(text[i + 1]) == 0x80 &&
-               (static_cast<unsigned char>(text[i + 2]) == 0xa8 || static_cast<unsigned char>(text[i + 2]) == 0xa9)) {
-      out += static_cast<unsigned char>(text[i + 2]) == 0xa8 ? "\\u2028" : "\\u2029";
+    const char c = text[i];
+    if (c == '<' || c == '>' || c == '&') {
+      absl::StrAppendFormat(&out, "\\u%04x", static_cast<int>(c));
+    } else if (text.compare(i, 3, "\xe2\x80\xa8") == 0 || text.compare(i, 3, "\xe2\x80\xa9") == 0) {
+      out += text[i + 2] == '\xa8' ? "\\u2028" : "\\u2029";
       i += 2;
     } else {
-      out += static_cast<char>(c);
+      out += c;
     }
   }
-  return out + "\"";
+  return out;
 }
 
 // An SVG document without what comes before its <svg> element (the XML
@@ -83,13 +84,9 @@ std::string BoardData(const Rules& rules, const std::vector<Position>& positions
     }
     plies.push_back(std::move(runs));
   }
-  std::string out = "{\"lines\":[";
-  for (size_t i = 0; i < lines.size(); ++i) absl::StrAppend(&out, i ? "," : "", JsString(*lines[i]));
-  absl::StrAppend(&out, "],\"plies\":[");
-  for (size_t k = 0; k < plies.size(); ++k) {
-    absl::StrAppend(&out, k ? "," : "", "[", absl::StrJoin(plies[k], ","), "]");
-  }
-  return out + "]}";
+  nlohmann::json data = {{"lines", nlohmann::json::array()}, {"plies", plies}};
+  for (const std::string* line : lines) data["lines"].push_back(*line);
+  return ScriptJson(data);
 }
 
 std::string MoveWords(const Rules& rules, Side side, const Move& m, SquareStyle style) {
@@ -280,10 +277,7 @@ absl::StatusOr<std::string> ReviewPage(const v1::GameRecord& record, const Annot
   absl::StrAppend(&out, "</ol>\n<h2>Counts <small>(exact)</small></h2>\n", CountsTable(review),
                   "\n</section>\n</main>\n<footer>Written by Scribe. Formulas: docs/review.md.</footer>\n");
 
-  std::string captions = "[";
-  const std::vector<std::string> texts = PlyCaptions(annotated, light, options.style);
-  for (size_t k = 0; k < texts.size(); ++k) absl::StrAppend(&captions, k ? "," : "", JsString(texts[k]));
-  captions += "]";
+  const std::string captions = ScriptJson(PlyCaptions(annotated, light, options.style));
   absl::StrAppend(&out, "<script>\nconst BOARDS = ", BoardData(rules, annotated.positions), ";\nconst CAPTIONS = ",
                   captions, ";\n", kReviewPageScript, "</script>\n</body>\n</html>\n");
   return out;

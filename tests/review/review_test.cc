@@ -405,6 +405,17 @@ TEST(ReviewPageTest, ShowsEveryPlyAsTheRendererDrawsIt) {
     const std::string svg = SvgBoard(*got.annotated.rules, got.annotated.positions[k]);
     EXPECT_EQ(boards[k], svg.substr(svg.find("<svg"))) << "ply " << k;
   }
+  // The data (JSON: BOARDS, CAPTIONS) holds no markup character raw: the
+  // boards' "<svg" and the like are \u escapes, so nothing in it can end
+  // the <script> element; the captions parse back, one a position.
+  const size_t data = page->find("const BOARDS = ");
+  const size_t captions = page->find("const CAPTIONS = ", data);
+  const size_t end = page->find(";\n", captions);
+  ASSERT_NE(end, std::string::npos);
+  EXPECT_EQ(page->substr(data, end - data).find_first_of("<>&"), std::string::npos);
+  const nlohmann::json texts = nlohmann::json::parse(page->substr(captions + 17, end - captions - 17));
+  ASSERT_EQ(texts.size(), static_cast<size_t>(n + 1));
+  EXPECT_TRUE(absl::StartsWith(texts[0].get<std::string>(), "The start."));
   // One move per action in the list, each naming its ply.
   for (int k = 1; k <= n; ++k) EXPECT_TRUE(absl::StrContains(*page, absl::StrCat("<li data-ply=\"", k, "\" class=")));
   // Text from the record is escaped; nothing is fetched.
