@@ -32,19 +32,15 @@ run() {  # NAME COMMAND: one README command in its own new container
     -v "$work/scribe:/scribe" -w /scribe "$base" bash -c "$command" >"$work/$name.log" 2>&1
 }
 status=0
-start=$SECONDS
-if run example "scripts/example.sh"; then
-  echo "fresh_debian: scripts/example.sh passed ($((SECONDS - start)) s)" >&2
-else
-  status=$?
-  echo "fresh_debian: scripts/example.sh failed (exit $status): $work/example.log" >&2
-fi
-start=$SECONDS
-if run test "scripts/test.sh"; then
-  echo "fresh_debian: scripts/test.sh passed ($((SECONDS - start)) s)" >&2
-else
-  status=$?
-  echo "fresh_debian: scripts/test.sh failed (exit $status): $work/test.log" >&2
-fi
+for name in example test; do
+  start=$SECONDS
+  if run "$name" "scripts/$name.sh"; then
+    echo "fresh_debian: scripts/$name.sh passed ($((SECONDS - start)) s)" >&2
+  else
+    rc=$?
+    status=$rc
+    echo "fresh_debian: scripts/$name.sh failed (exit $rc): $work/$name.log" >&2
+  fi
+done
 podman rmi "$base" >/dev/null 2>&1 || true
 exit "$status"
