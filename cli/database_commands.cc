@@ -80,7 +80,7 @@ struct ImportOptions {
   std::vector<std::string> files;
   std::string from, ruleset, table;
   int depth = -1;
-  int batch = 20000;
+  int batch = 16000;
 };
 
 int CmdImport(const ImportOptions& o) {

@@ -43,7 +43,7 @@ namespace scribe::games {
 inline constexpr int kDefaultExplorerDepth = 8;
 
 struct ImportOptions {
-  int batch_games = 20000;
+  int batch_games = 16000;
   // Reviews the games (their figures per side) when given.
   const Analyzer* analyzer = nullptr;
 };
