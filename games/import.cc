@@ -1,6 +1,7 @@
 #include "games/import.h"
 
 #include <algorithm>
+#include <atomic>
 #include <map>
 #include <tuple>
 #include <utility>
@@ -47,7 +48,11 @@ int ResultOf(const JudgedRecord& judged) {
 }  // namespace
 
 Importer::Importer(Store& store, ImportOptions options, int depth)
-    : store_(store), options_(options), depth_(depth), rules_(store) {}
+    : store_(store), options_(options), depth_(depth), rules_(store) {
+  review_threads_ = options.review_threads > 0
+                        ? options.review_threads
+                        : std::max(1, static_cast<int>(std::min(8u, std::thread::hardware_concurrency())));
+}
 
 absl::StatusOr<std::unique_ptr<Importer>> Importer::Start(Store& store, ImportOptions options) {
   absl::StatusOr<std::optional<std::string>> depth = store.Setting(kDepthSetting);
@@ -90,17 +95,9 @@ absl::Status Importer::Add(const JudgedRecord& judged, const std::string& file, 
   row.date = std::move(encoded->columns.date);
   row.result = ResultOf(judged);
   row.plies = judged.record.actions_size();
-  if (options_.analyzer != nullptr) {
-    absl::StatusOr<Analysis> analysis = options_.analyzer->Analyze(judged);
-    if (!analysis.ok()) return At(analysis.status(), file, index);
-    if (analysis->review.has_value()) {
-      for (Side s : {kLight, kDark}) {
-        const PlayerReview& p = analysis->review->players[s];
-        row.figures[s] = ReviewFigures{p.accuracy, p.error_rate, p.rating};
-      }
-      ++counts_.reviewed;
-    }
-  }
+  // Reviewed with the games around it, over every review thread, before
+  // its batch is handed to the writer (ReviewWaiting).
+  if (options_.analyzer != nullptr) to_review_.push_back(ToReview{filling_.games.size(), judged});
   auto& made = keys_[rules.digest];
   if (made.keys == nullptr) {
     made.rules = judged.verdict.rules;
@@ -134,7 +131,54 @@ absl::Status Importer::Add(const JudgedRecord& judged, const std::string& file, 
     game.steps.push_back(step);
   }
   filling_.games.push_back(std::move(game));
+  if (to_review_.size() >= static_cast<size_t>(32 * review_threads_)) {
+    absl::Status s = StartReviews();
+    if (!s.ok()) return s;
+  }
   if (filling_.games.size() >= static_cast<size_t>(options_.batch_games)) return Hand();
+  return absl::OkStatus();
+}
+
+struct Importer::ReviewChunk {
+  std::vector<ToReview> records;
+  std::vector<absl::StatusOr<Analysis>> results;
+  std::atomic<size_t> next{0};
+  std::vector<std::thread> threads;
+};
+
+absl::Status Importer::StartReviews() {
+  absl::Status s = FinishReviews();
+  if (!s.ok() || to_review_.empty()) return s;
+  reviewing_ = std::make_unique<ReviewChunk>();
+  ReviewChunk* chunk = reviewing_.get();
+  chunk->records.swap(to_review_);
+  chunk->results.resize(chunk->records.size());
+  const Analyzer* analyzer = options_.analyzer;
+  for (int t = 0; t < review_threads_ && static_cast<size_t>(t) < chunk->records.size(); ++t) {
+    chunk->threads.emplace_back([chunk, analyzer] {
+      for (size_t i; (i = chunk->next++) < chunk->records.size();) {
+        chunk->results[i] = analyzer->Analyze(chunk->records[i].judged);
+      }
+    });
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Importer::FinishReviews() {
+  if (reviewing_ == nullptr) return absl::OkStatus();
+  for (std::thread& t : reviewing_->threads) t.join();
+  std::unique_ptr<ReviewChunk> chunk = std::move(reviewing_);
+  for (size_t i = 0; i < chunk->records.size(); ++i) {
+    Pending& game = filling_.games[chunk->records[i].place];
+    const absl::StatusOr<Analysis>& result = chunk->results[i];
+    if (!result.ok()) return At(result.status(), game.source.file, game.source.index);
+    if (!result->review.has_value()) continue;
+    for (Side s : {kLight, kDark}) {
+      const PlayerReview& p = result->review->players[s];
+      game.row.figures[s] = ReviewFigures{p.accuracy, p.error_rate, p.rating};
+    }
+    ++counts_.reviewed;
+  }
   return absl::OkStatus();
 }
 
@@ -144,7 +188,11 @@ absl::Status Importer::At(absl::Status status, const std::string& file, int64_t 
 }
 
 absl::Status Importer::Hand() {
-  absl::Status s = Wait();
+  // Every game of the batch reviewed before it goes.
+  absl::Status s = StartReviews();
+  if (s.ok()) s = FinishReviews();
+  if (!s.ok()) return s;
+  s = Wait();
   if (!s.ok() || filling_.games.empty()) return s;
   std::swap(filling_, writing_);
   writer_ = std::thread([this] { written_ = WriteBatch(writing_); });
@@ -373,6 +421,9 @@ absl::Status Importer::WriteRun(const PositionKeys& keys, std::vector<KeyedGame>
 }
 
 Importer::~Importer() {
+  if (reviewing_ != nullptr) {
+    for (std::thread& t : reviewing_->threads) t.join();
+  }
   if (writer_.joinable()) writer_.join();
 }
 

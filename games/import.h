@@ -44,8 +44,10 @@ inline constexpr int kDefaultExplorerDepth = 8;
 
 struct ImportOptions {
   int batch_games = 16000;
-  // Reviews the games (their figures per side) when given.
+  // Reviews the games (their figures per side) when given, over
+  // `review_threads` threads (0: the machine's cores, at most 8).
   const Analyzer* analyzer = nullptr;
+  int review_threads = 0;
 };
 
 struct ImportCounts {
@@ -109,6 +111,21 @@ class Importer {
   // game i, or -1 when it adds no game (a known source, or a game already
   // stored or earlier in the batch, to which it adds its source).
   absl::Status Place(Batch& batch, std::vector<int64_t>& ids);
+  // Reviews: the records waiting (to_review_) are reviewed as a chunk
+  // over the review threads while the next ones are judged and keyed;
+  // StartReviews finishes the chunk in flight and starts the waiting one,
+  // FinishReviews waits for the one in flight and puts its figures in
+  // its games (before a batch is handed over, every game is reviewed).
+  absl::Status StartReviews();
+  absl::Status FinishReviews();
+  struct ToReview {
+    size_t place;  // in filling_.games
+    JudgedRecord judged;
+  };
+  struct ReviewChunk;
+  std::vector<ToReview> to_review_;
+  std::unique_ptr<ReviewChunk> reviewing_;
+  int review_threads_ = 1;
   // The importer's error: `status` at a record.
   absl::Status At(absl::Status status, const std::string& file, int64_t index);
   // By digest; only Add touches the map (the writer reads a batch's Keys

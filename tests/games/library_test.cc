@@ -23,6 +23,7 @@
 #include "records/formats.h"
 #include "records/judged.h"
 #include "records/random_game.h"
+#include "review/pipeline.h"
 #include "storage/open_store.h"
 #include "tests/common/test_rules.h"
 #include "tests/storage/test_backends.h"
@@ -95,6 +96,57 @@ TEST_P(LibraryTest, EveryPresetGoesInAndTheSameRecordsComeOut) {
       EXPECT_EQ(*got, *want) << "game " << i + 1 << " " << records[i].record.ruleset();
     }
   }
+}
+
+// With an Analyzer, every new game is reviewed (over several threads, in
+// chunks that cross batches) and stores the figures the Analyzer gives
+// that record; the player's totals and the explorer's accuracy sums come
+// from them.
+TEST_P(LibraryTest, ImportWithReviewsStoresEachGamesOwnFigures) {
+  AnalysisOptions analysis;
+  analysis.chances = EvaluatorSource::TablesElseSearch(nullptr, 1);
+  const Analyzer analyzer(analysis);
+  std::vector<JudgedRecord> records;
+  for (uint64_t seed = 1; seed <= 9; ++seed) records.push_back(RandomJudged("finkel", seed, 60));
+  ImportOptions options;
+  options.batch_games = 4;
+  options.analyzer = &analyzer;
+  options.review_threads = 3;
+  auto importer = Importer::Start(*store_, options);
+  ASSERT_TRUE(importer.ok()) << importer.status();
+  for (size_t i = 0; i < records.size(); ++i) {
+    ASSERT_TRUE((*importer)->Add(records[i], "/reviewed.tsn", static_cast<int64_t>(i)).ok());
+  }
+  ASSERT_TRUE((*importer)->Finish().ok());
+  EXPECT_EQ((*importer)->counts().added, 9);
+  EXPECT_EQ((*importer)->counts().reviewed, 9);
+  std::vector<int64_t> ids(9);
+  for (int i = 0; i < 9; ++i) ids[i] = i + 1;
+  auto rows = store_->GamesById(ids);
+  ASSERT_TRUE(rows.ok()) << rows.status();
+  ASSERT_EQ(rows->size(), 9u);
+  double ann_sum = 0;
+  int ann_games = 0;
+  for (size_t i = 0; i < records.size(); ++i) {
+    auto want = analyzer.Analyze(records[i]);
+    ASSERT_TRUE(want.ok() && want->review.has_value());
+    for (Side side : {kLight, kDark}) {
+      SCOPED_TRACE(testing::Message() << "game " << i << " side " << side);
+      ASSERT_TRUE((*rows)[i].figures[side].has_value());
+      EXPECT_EQ((*rows)[i].figures[side]->accuracy, want->review->players[side].accuracy);
+      EXPECT_EQ((*rows)[i].figures[side]->error_rate, want->review->players[side].error_rate);
+      const std::string name = side == kLight ? (*rows)[i].light : (*rows)[i].dark;
+      if (name == "player1" && !(side == kDark && (*rows)[i].light == "player1")) {
+        ann_sum += want->review->players[side].accuracy;
+        ++ann_games;
+      }
+    }
+  }
+  auto page = Player(*store_, "player1");
+  ASSERT_TRUE(page.ok()) << page.status();
+  EXPECT_EQ(page->totals.reviewed, ann_games);
+  ASSERT_GT(ann_games, 0);
+  EXPECT_NEAR(page->totals.accuracy, ann_sum / ann_games, 1e-9);
 }
 
 TEST_P(LibraryTest, ImportingAgainAddsNothingAndTheSameGameIsOneGameWithTwoSources) {
