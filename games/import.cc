@@ -17,7 +17,7 @@ struct Importer::Pending {
   GameRow row;
   std::shared_ptr<const Rules> rules;
   SourceRow source;
-  // (Its postings are in its rules' Keys::postings.)
+  // (Its postings are in its batch's Batch::postings, by ruleset.)
   // The explorer's share: the action from each position first reached
   // within the depth.
   struct Step {
@@ -96,7 +96,7 @@ absl::Status Importer::Add(const JudgedRecord& judged, const std::string& file, 
   row.result = ResultOf(judged);
   row.plies = judged.record.actions_size();
   // Reviewed with the games around it, over every review thread, before
-  // its batch is handed to the writer (ReviewWaiting).
+  // its batch is handed to the writer (StartReviews, FinishReviews).
   if (options_.analyzer != nullptr) to_review_.push_back(ToReview{filling_.games.size(), judged});
   auto& made = keys_[rules.digest];
   if (made.keys == nullptr) {
