@@ -11,6 +11,8 @@
 #     folder is: with the vfs storage driver a container's / keeps that
 #     mode) is made again;
 #  3. writes the containers.conf podman needs here and exports CONTAINERS_CONF;
+#     where podman's storage would be on overlayfs (this machine is itself a
+#     container) and no storage.conf says otherwise, writes one choosing vfs;
 #  4. builds scribe:latest (tests run inside the build), labelled with a hash
 #     of the source files and the base image; an image with the same hash is
 #     reused.
@@ -67,6 +69,23 @@ default_ulimits = ["nofile=20000:20000", "nproc=32768:32768"]
 runtime = "runc"
 cgroup_manager = "cgroupfs"
 CONF
+
+# 3b. The storage driver. Podman's default, overlay, cannot stack on a
+# folder that is itself on overlayfs (a machine that is a container, such
+# as scripts/fresh_debian.sh's: "'overlay' is not supported over overlayfs,
+# a mount_program is required"). There, and only where the machine has no
+# storage.conf of its own, podman is given the vfs driver.
+storage_conf=/etc/containers/storage.conf
+graph=/var/lib/containers/storage
+probe="$graph"
+while [ ! -e "$probe" ]; do probe="$(dirname "$probe")"; done
+if [ ! -e "$storage_conf" ] && [ -z "${CONTAINERS_STORAGE_CONF:-}" ] && \
+   [ "$(stat -f -c %T "$probe")" = overlayfs ]; then
+  echo "container: $probe is on overlayfs; podman storage driver vfs ($storage_conf)" >&2
+  $SUDO mkdir -p "$(dirname "$storage_conf")"
+  printf '[storage]\ndriver = "vfs"\nrunroot = "/run/containers/storage"\ngraphroot = "%s"\n' "$graph" |
+    $SUDO tee "$storage_conf" >/dev/null
+fi
 
 # 2. The base image.
 # A user other than root must be able to run a program in it (the image's
