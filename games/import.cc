@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "games/game_codec.h"
 #include "games/position_index.h"
@@ -107,7 +108,7 @@ absl::Status Importer::Add(const JudgedRecord& judged, const std::string& file, 
   // The judged positions (EncodeGame's bytes replay to them: the codec's
   // tests), each key once, at its first ply; the posting names the game
   // by its place in the batch until Write knows its id.
-  seen_.clear();
+  seen_.Clear();
   const auto& positions = judged.verdict.positions;
   const int64_t place = static_cast<int64_t>(filling_.games.size());
   Batch::Postings& batch_postings = filling_.postings[rules.digest];
@@ -115,7 +116,7 @@ absl::Status Importer::Add(const JudgedRecord& judged, const std::string& file, 
   std::vector<KeyedGame>& postings = batch_postings.postings;
   for (size_t ply = 0; ply < positions.size(); ++ply) {
     const uint64_t key = keys->Key(positions[ply]);
-    if (!seen_.insert(key).second) continue;
+    if (!seen_.Insert(key)) continue;
     const bool shallow = ply <= static_cast<size_t>(depth_);
     postings.push_back(KeyedGame{key, place << 1 | shallow});
     if (!shallow) continue;

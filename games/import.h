@@ -26,7 +26,6 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "absl/container/flat_hash_set.h"
 #include "games/game_codec.h"
 #include "games/position_key.h"
 #include "games/postings.h"
@@ -135,7 +134,7 @@ class Importer {
   std::vector<PlayedAction> actions_;
   std::vector<KeyedGame> scratch_;
   absl::Status failed_;
-  absl::flat_hash_set<uint64_t> seen_;
+  KeySet seen_;  // the keys of the game being added
   Store& store_;
   ImportOptions options_;
   int depth_;

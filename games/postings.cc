@@ -262,4 +262,43 @@ absl::StatusOr<uint64_t> CountPostings(absl::string_view block, uint64_t key) {
   return found;
 }
 
+void KeySet::Clear() {
+  size_ = 0;
+  if (++stamp_ == 0) {  // after 2^32 games the stamps start again
+    std::fill(stamps_.begin(), stamps_.end(), 0);
+    stamp_ = 1;
+  }
+}
+
+bool KeySet::Insert(uint64_t key) {
+  if (2 * (size_ + 1) > keys_.size()) Grow();
+  const uint64_t mask = keys_.size() - 1;
+  for (uint64_t slot = (key * 0x9e3779b97f4a7c15ull) >> shift_;; slot = (slot + 1) & mask) {
+    if (stamps_[slot] != stamp_) {
+      stamps_[slot] = stamp_;
+      keys_[slot] = key;
+      ++size_;
+      return true;
+    }
+    if (keys_[slot] == key) return false;
+  }
+}
+
+void KeySet::Grow() {
+  std::vector<uint64_t> keys;
+  std::vector<uint32_t> stamps;
+  keys.swap(keys_);
+  stamps.swap(stamps_);
+  const size_t capacity = keys.empty() ? 512 : 2 * keys.size();
+  keys_.assign(capacity, 0);
+  stamps_.assign(capacity, 0);
+  shift_ = 64 - __builtin_ctzll(capacity);
+  const uint32_t stamp = stamp_;
+  stamp_ = 1;
+  size_ = 0;
+  for (size_t i = 0; i < keys.size(); ++i) {
+    if (stamps[i] == stamp) Insert(keys[i]);
+  }
+}
+
 }  // namespace scribe::games

@@ -61,6 +61,26 @@ struct KeyedGame {
 // room, kept by the caller between calls so its pages are reused.
 void SortByKey(std::vector<KeyedGame>* postings, std::vector<KeyedGame>* scratch);
 
+// The keys one game has reached so far (a position is posted once per
+// game, at its first ply): an open-addressed table emptied in constant
+// time, each slot stamped with the game that filled it, so the import
+// neither clears nor reallocates it between games.
+class KeySet {
+ public:
+  // Empties the set.
+  void Clear();
+  // Adds `key`; true when it was not in the set.
+  bool Insert(uint64_t key);
+
+ private:
+  void Grow();
+  std::vector<uint64_t> keys_;
+  std::vector<uint32_t> stamps_;  // a slot is full when its stamp is stamp_
+  uint32_t stamp_ = 1;
+  size_t size_ = 0;
+  int shift_ = 64;  // the slot is the top bits of key * a constant
+};
+
 // [begin, end) sorted, no (key, game) twice.
 std::string EncodePostings(const Posting* begin, const Posting* end);
 

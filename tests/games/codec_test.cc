@@ -215,6 +215,23 @@ RC_GTEST_PROP(PostingsProperties, SortByKeyIsAStableSortByKey, ()) {
   }
 }
 
+// The import's set of one game's keys: what std::set says, game after
+// game (emptied between them), through its growth, for ranks and hashes.
+RC_GTEST_PROP(PostingsProperties, KeySetIsASet, ()) {
+  KeySet set;
+  const int games = *rc::gen::inRange(1, 5);
+  for (int g = 0; g < games; ++g) {
+    set.Clear();
+    std::set<uint64_t> expected;
+    const bool hashed = *rc::gen::arbitrary<bool>();
+    const auto keys = *rc::gen::container<std::vector<uint64_t>>(rc::gen::inRange<uint64_t>(0, 2000));
+    for (uint64_t k : keys) {
+      const uint64_t key = hashed ? (k * 0xff51afd7ed558ccdull) | (uint64_t{1} << 63) : k;
+      RC_ASSERT(set.Insert(key) == expected.insert(key).second);
+    }
+  }
+}
+
 // Blocks of successive runs merge into the block of all their postings:
 // runs whose games follow each other's (an import's batches: entries
 // copied) and runs whose games interleave (sorted), of ranks and hashes.
