@@ -225,15 +225,43 @@ absl::Status Importer::Flush() {
 }
 
 absl::Status Importer::WriteBatch(Batch& batch) {
+  batch.run = RunRow{};
   absl::Status s = store_.BeginWrite();
   if (s.ok()) s = Write(batch);
   if (s.ok()) s = store_.Commit();
-  if (s.ok()) return s;
+  const SourceRow& first = batch.games.front().source;
+  if (s.ok()) {
+    if (batch.run.run != 0) runs_.push_back(batch.run);
+    s = MergeLevels();
+    if (s.ok()) return s;
+    return absl::Status(s.code(), absl::StrCat(s.message(), " (merging the position index after the batch from ",
+                                                first.file, " record ", first.index + 1,
+                                                ", which is kept)"));
+  }
   (void)store_.Rollback();
   rules_.Forget();
-  const SourceRow& first = batch.games.front().source;
   return absl::Status(s.code(), absl::StrCat(s.message(), " (writing the batch of ", batch.games.size(),
                                               " records from ", first.file, " record ", first.index + 1, ")"));
+}
+
+absl::Status Importer::MergeLevels() {
+  while (true) {
+    std::vector<int64_t> bytes;
+    for (const RunRow& r : runs_) bytes.push_back(r.bytes);
+    const size_t from = LevelMergeStart(bytes);
+    if (from == runs_.size()) return absl::OkStatus();
+    std::vector<int64_t> merging;
+    for (size_t i = from; i < runs_.size(); ++i) merging.push_back(runs_[i].run);
+    absl::Status s = store_.BeginWrite();
+    absl::StatusOr<RunRow> merged = s.ok() ? MergeRuns(store_, merging) : s;
+    if (merged.ok()) s = store_.Commit();
+    if (!merged.ok() || !s.ok()) {
+      (void)store_.Rollback();
+      return merged.ok() ? s : merged.status();
+    }
+    runs_.resize(from);
+    runs_.push_back(*merged);
+  }
 }
 
 absl::Status Importer::Place(Batch& batch, std::vector<int64_t>& ids) {
@@ -335,12 +363,11 @@ absl::Status Importer::Write(Batch& batch) {
       }
     }
   }
-  std::optional<int64_t> run;  // one run for the batch, made when it has postings
   for (auto& [digest, of_rules] : batch.postings) {
     if (of_rules.postings.empty()) continue;
     absl::StatusOr<const KnownRules*> known = rules_.Add(of_rules.keys->rules);
     if (!known.ok()) return known.status();
-    absl::Status s = WriteRun(*of_rules.keys->keys, of_rules.postings, (*known)->id, ids, &run);
+    absl::Status s = WriteRun(*of_rules.keys->keys, of_rules.postings, (*known)->id, ids, &batch.run);
     if (!s.ok()) return s;
   }
   std::vector<ExplorerRow> rows;
@@ -351,7 +378,7 @@ absl::Status Importer::Write(Batch& batch) {
 }
 
 absl::Status Importer::WriteRun(const PositionKeys& keys, std::vector<KeyedGame>& postings, int64_t ruleset,
-                                const std::vector<int64_t>& ids, std::optional<int64_t>* run) {
+                                const std::vector<int64_t>& ids, RunRow* run) {
   // The postings of the games placed, named by id; sorted by key, keeping
   // the batch's order within a key, which is the games' ids' order (a
   // group out of order is sorted: ids need not grow on every backend).
@@ -363,10 +390,10 @@ absl::Status Importer::WriteRun(const PositionKeys& keys, std::vector<KeyedGame>
   postings.resize(kept);
   if (postings.empty()) return absl::OkStatus();
   SortByKey(&postings, &scratch_);
-  if (!run->has_value()) {
+  if (run->run == 0) {  // one run for the batch, made when it has postings
     absl::StatusOr<int64_t> made_run = store_.NewRun();
     if (!made_run.ok()) return made_run.status();
-    *run = *made_run;
+    run->run = *made_run;
   }
   // Each key's games counted: a key many games of the batch reach (the
   // start, the first plies) gets a block of its own, so a lookup of it
@@ -383,7 +410,8 @@ absl::Status Importer::WriteRun(const PositionKeys& keys, std::vector<KeyedGame>
       block.clear();
     }
     if (rows.empty() || (!last && rows.size() < 512)) return absl::OkStatus();
-    absl::Status s = store_.AddPostings(**run, rows);
+    for (const PostingRow& row : rows) run->bytes += static_cast<int64_t>(row.data.size());
+    absl::Status s = store_.AddPostings(run->run, rows);
     rows.clear();
     return s;
   };

@@ -92,6 +92,7 @@ class Importer {
     };
     std::map<std::string, Postings> postings;
     ImportCounts counts;  // what writing it did
+    RunRow run;           // the run written (run 0: none), and its bytes
   };
   // Waits for the batch being written, then hands filling_ to a writer
   // thread: the next batch is judged, keyed and reviewed while this one is
@@ -105,7 +106,11 @@ class Importer {
   // Writes the batch's postings of one ruleset into the batch's run (made
   // by the first call).
   absl::Status WriteRun(const PositionKeys& keys, std::vector<KeyedGame>& postings, int64_t ruleset,
-                        const std::vector<int64_t>& ids, std::optional<int64_t>* run);
+                        const std::vector<int64_t>& ids, RunRow* run);
+  // After a batch is committed, the writer merges the import's newest runs
+  // as LevelMergeStart says, each merge in a transaction of its own.
+  absl::Status MergeLevels();
+  std::vector<RunRow> runs_;  // the runs this import made, oldest first
   // Adds the batch's new games and sources: ids[i] is the id of the batch's
   // game i, or -1 when it adds no game (a known source, or a game already
   // stored or earlier in the batch, to which it adds its source).

@@ -102,9 +102,10 @@ class RunReader {
 
 }  // namespace
 
-absl::Status MergeRuns(Store& store, const std::vector<int64_t>& runs) {
+absl::StatusOr<RunRow> MergeRuns(Store& store, const std::vector<int64_t>& runs) {
   absl::StatusOr<int64_t> merged = store.NewRun();
   if (!merged.ok()) return merged.status();
+  int64_t bytes = 0;
   std::vector<RunReader> readers;
   std::vector<const PostingRow*> at;  // each reader's current block
   readers.reserve(runs.size());
@@ -119,6 +120,7 @@ absl::Status MergeRuns(Store& store, const std::vector<int64_t>& runs) {
   std::vector<absl::string_view> blocks;
   auto flush = [&](bool last) -> absl::Status {
     if (out.empty() || (!last && out.size() < 256)) return absl::OkStatus();
+    for (const PostingRow& row : out) bytes += static_cast<int64_t>(row.data.size());
     absl::Status s = store.AddPostings(*merged, out);
     out.clear();
     return s;
@@ -158,7 +160,24 @@ absl::Status MergeRuns(Store& store, const std::vector<int64_t>& runs) {
   for (int64_t run : runs) {
     if (s.ok()) s = store.DeleteRun(run);
   }
-  return s;
+  if (!s.ok()) return s;
+  return RunRow{*merged, bytes};
+}
+
+int RunLevel(int64_t bytes) {
+  int level = 0;
+  for (int64_t bound = kLevelBytes; bytes >= bound && bound <= INT64_MAX / kLevelFactor; bound *= kLevelFactor) {
+    ++level;
+  }
+  return level;
+}
+
+size_t LevelMergeStart(const std::vector<int64_t>& bytes) {
+  if (bytes.size() < kLevelFanIn) return bytes.size();
+  const int level = RunLevel(bytes.back());
+  size_t from = bytes.size() - 1;
+  while (from > 0 && RunLevel(bytes[from - 1]) <= level) --from;
+  return bytes.size() - from >= kLevelFanIn ? from : bytes.size();
 }
 
 absl::Status CompactIndex(Store& store) {
@@ -185,7 +204,7 @@ absl::Status CompactIndex(Store& store) {
   // runs as they were.
   absl::Status s = store.BeginWrite();
   if (!s.ok()) return s;
-  s = MergeRuns(store, window);
+  s = MergeRuns(store, window).status();
   if (s.ok()) s = store.Commit();
   if (!s.ok()) (void)store.Rollback();
   return s;

@@ -4,6 +4,7 @@
 // every format; the same course is the same identity; damaged bytes are an
 // error, never a crash; blocks of the index decode to what was encoded.
 #include <algorithm>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "engine/random.h"
 #include "engine/ruleset.h"
 #include "games/game_codec.h"
+#include "games/position_index.h"
 #include "games/position_key.h"
 #include "games/postings.h"
 #include "gtest/gtest.h"
@@ -228,6 +230,77 @@ RC_GTEST_PROP(PostingsProperties, KeySetIsASet, ()) {
     for (uint64_t k : keys) {
       const uint64_t key = hashed ? (k * 0xff51afd7ed558ccdull) | (uint64_t{1} << 63) : k;
       RC_ASSERT(set.Insert(key) == expected.insert(key).second);
+    }
+  }
+}
+
+// A run's level: a level every kLevelFactor times kLevelBytes, no
+// overflow at the largest size.
+TEST(LevelMerging, ARunsLevelGrowsWithItsBytes) {
+  EXPECT_EQ(RunLevel(0), 0);
+  EXPECT_EQ(RunLevel(kLevelBytes - 1), 0);
+  EXPECT_EQ(RunLevel(kLevelBytes), 1);
+  EXPECT_EQ(RunLevel(kLevelBytes * kLevelFactor - 1), 1);
+  EXPECT_EQ(RunLevel(kLevelBytes * kLevelFactor), 2);
+  EXPECT_GT(RunLevel(INT64_MAX), 10);
+}
+
+TEST(LevelMerging, TheNewestRunsOfALevelMergeWhenThereAreEnough) {
+  const int64_t small = kLevelBytes / 2, big = kLevelBytes * 3;
+  // Too few runs; then kLevelFanIn of a level: all of them.
+  EXPECT_EQ(LevelMergeStart(std::vector<int64_t>(kLevelFanIn - 1, small)), kLevelFanIn - 1);
+  EXPECT_EQ(LevelMergeStart(std::vector<int64_t>(kLevelFanIn, small)), 0u);
+  // A bigger run before them stays; a smaller one among them is taken.
+  std::vector<int64_t> runs = {big};
+  for (size_t i = 0; i < kLevelFanIn; ++i) runs.push_back(i == 3 ? 1 : small);
+  EXPECT_EQ(LevelMergeStart(runs), 1u);
+  // The newest run's level decides: a small run after bigger ones merges
+  // nothing until there are enough of its level.
+  runs = std::vector<int64_t>(kLevelFanIn - 1, big);
+  runs.push_back(small);
+  EXPECT_EQ(LevelMergeStart(runs), runs.size());
+  // A newest big run takes the small ones before it too.
+  runs = std::vector<int64_t>(kLevelFanIn - 1, small);
+  runs.push_back(big);
+  EXPECT_EQ(LevelMergeStart(runs), 0u);
+}
+
+// An import's runs under the policy: batches go in, merges take at least
+// kLevelFanIn runs and keep every byte (a merge's bytes here are the sum:
+// no two runs share a key), and the runs left are few. An import's
+// batches are of one size (but its last): fewer than kLevelFanIn runs of
+// each level are left. Batches of any sizes: fewer than kLevelFanIn runs
+// of a level between two bigger ones, so fewer than kLevelFanIn times
+// (levels + 1) in all.
+RC_GTEST_PROP(LevelMerging, RunsStayFewAndMergesAreWide, ()) {
+  const bool same = *rc::gen::arbitrary<bool>();
+  const int64_t size = *rc::gen::inRange<int64_t>(1, kLevelBytes * 3);
+  auto batches = *rc::gen::container<std::vector<int64_t>>(rc::gen::inRange<int64_t>(1, kLevelBytes * 3));
+  if (same) std::fill(batches.begin(), batches.end(), size);
+  std::vector<int64_t> runs;
+  int64_t total = 0;
+  for (int64_t b : batches) {
+    runs.push_back(b);
+    total += b;
+    for (size_t from; (from = LevelMergeStart(runs)) < runs.size();) {
+      RC_ASSERT(runs.size() - from >= kLevelFanIn);
+      int64_t merged = 0;
+      for (size_t i = from; i < runs.size(); ++i) merged += runs[i];
+      runs.resize(from);
+      runs.push_back(merged);
+    }
+    int64_t sum = 0;
+    int top = 0;
+    std::map<int, int> per_level;
+    for (int64_t r : runs) {
+      sum += r;
+      ++per_level[RunLevel(r)];
+      top = std::max(top, RunLevel(r));
+    }
+    RC_ASSERT(sum == total);
+    RC_ASSERT(runs.size() < kLevelFanIn * static_cast<size_t>(top + 2));
+    if (same) {
+      for (const auto& [level, count] : per_level) RC_ASSERT(count < static_cast<int>(kLevelFanIn));
     }
   }
 }

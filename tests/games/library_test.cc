@@ -17,6 +17,7 @@
 #include "engine/random.h"
 #include "engine/ruleset.h"
 #include "games/import.h"
+#include "games/position_index.h"
 #include "games/query.h"
 #include "games/rules_cache.h"
 #include "gtest/gtest.h"
@@ -271,6 +272,29 @@ TEST_P(LibraryTest, SearchAndExplorerAgreeWithARecountOverBatchesAndDepths) {
     // Ids follow the records (each game new): game id - 1 is its index.
     CheckSearchAndExplore(*store_, records, ref);
   }
+}
+
+// An import of many small batches merges its runs as it goes (kLevelFanIn
+// runs of a level become one, in the writer, after a batch), and every
+// posting is kept: the search and the explorer agree with a recount.
+TEST_P(LibraryTest, AnImportMergesItsRunsAsItGoesAndKeepsEveryPosting) {
+  std::vector<JudgedRecord> records;
+  for (uint64_t seed = 1; seed <= 90; ++seed) records.push_back(RandomJudged("finkel", seed, seed % 5 == 0 ? 30 : INT_MAX));
+  ImportOptions options;
+  options.batch_games = 3;
+  auto importer = Importer::Start(*store_, options);
+  ASSERT_TRUE(importer.ok()) << importer.status();
+  for (size_t i = 0; i < records.size(); ++i) {
+    ASSERT_TRUE((*importer)->Add(records[i], "/many", static_cast<int64_t>(i)).ok());
+    if (i + 1 == 3 * kLevelFanIn) {
+      // kLevelFanIn batches written (tiny runs: one level): merged into one.
+      ASSERT_TRUE((*importer)->Flush().ok());
+      EXPECT_EQ(store_->Runs().value().size(), 1u);
+    }
+  }
+  ASSERT_TRUE((*importer)->Finish().ok());
+  EXPECT_LE(store_->Runs().value().size(), static_cast<size_t>(kMaxRuns));
+  CheckSearchAndExplore(*store_, records, "finkel");
 }
 
 // A position every game reached (here the start: every game has light
