@@ -5,12 +5,10 @@
 
 #include <sys/stat.h>
 
-#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <iostream>
 #include <memory>
-#include <thread>
 #include <utility>
 #include <vector>
 
@@ -79,8 +77,7 @@ int CmdReview(const ReviewCommandOptions& o) {
     struct stat st;
     if (stat(f.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) collection = true;
   }
-  const int threads =
-      o.threads > 0 ? o.threads : std::max(1, static_cast<int>(std::min(8u, std::thread::hardware_concurrency())));
+  const int threads = o.threads > 0 ? o.threads : DefaultAnalysisThreads();
   std::vector<FileWork> work(entries.size());
   for (size_t i = 0; i < entries.size(); ++i) {
     work[i].path = entries[i].path;

@@ -50,9 +50,7 @@ int ResultOf(const JudgedRecord& judged) {
 
 Importer::Importer(Store& store, ImportOptions options, int depth)
     : store_(store), options_(options), depth_(depth), rules_(store) {
-  review_threads_ = options.review_threads > 0
-                        ? options.review_threads
-                        : std::max(1, static_cast<int>(std::min(8u, std::thread::hardware_concurrency())));
+  review_threads_ = options.review_threads > 0 ? options.review_threads : DefaultAnalysisThreads();
 }
 
 absl::StatusOr<std::unique_ptr<Importer>> Importer::Start(Store& store, ImportOptions options) {

@@ -1,5 +1,6 @@
 #include "review/pipeline.h"
 
+#include <algorithm>
 #include <condition_variable>
 #include <deque>
 #include <thread>
@@ -66,6 +67,10 @@ absl::StatusOr<Analysis> Analyzer::Analyze(const JudgedRecord& judged) const {
   if (!review.ok()) return review.status();
   analysis.review = *std::move(review);
   return analysis;
+}
+
+int DefaultAnalysisThreads() {
+  return std::max(1, static_cast<int>(std::min(8u, std::thread::hardware_concurrency())));
 }
 
 absl::Status RunCollection(const CollectionWork& work, int threads, const StopCheck& stop) {

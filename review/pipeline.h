@@ -123,6 +123,11 @@ struct CollectionWork {
   std::function<void(bool record, bool input_done)> progress;
 };
 
+// The threads a collection is analysed over when the user names none: the
+// machine's cores, at most 8 (a review is CPU-bound; past 8 the shared
+// evaluator's cache is what is contended).
+int DefaultAnalysisThreads();
+
 // Runs `work` on `threads` threads (at least one: the caller's). Polls
 // `stop` before each step: once it says stop, no thread starts more work,
 // and the result is CANCELLED (what was analysed stays analysed).
