@@ -151,8 +151,8 @@ int CmdImport(const ImportOptions& o) {
   std::cout << "\n";
   if (!failed.ok()) {
     std::cerr << "scribe: db import: " << TerminalText(failed.message());
-    std::cerr << "; the games counted above are kept, the batch being written is not; run the same import again to "
-                 "complete it\n";
+    std::cerr << "; the games counted above are kept, and nothing of a batch not counted; run the same import "
+                 "again to complete it\n";
     return kExitUsage;
   }
   if (Interrupted()) {

@@ -201,18 +201,18 @@ absl::Status Importer::Hand() {
 absl::Status Importer::Wait() {
   if (!writer_.joinable()) return failed_;
   writer_.join();
-  if (written_.ok()) {
+  if (writing_.committed) {  // (a merge after it may have failed)
     counts_.added += writing_.counts.added;
     counts_.new_sources += writing_.counts.new_sources;
     counts_.known_sources += writing_.counts.known_sources;
-  } else if (failed_.ok()) {
-    failed_ = written_;
   }
+  if (!written_.ok() && failed_.ok()) failed_ = written_;
   // Written or rolled back, the batch is gone; its buffers are kept for
   // the next one.
   writing_.games.clear();
   for (auto& [digest, of_rules] : writing_.postings) of_rules.postings.clear();
   writing_.counts = ImportCounts{};
+  writing_.committed = false;
   return failed_;
 }
 
@@ -229,6 +229,7 @@ absl::Status Importer::WriteBatch(Batch& batch) {
   if (s.ok()) s = store_.Commit();
   const SourceRow& first = batch.games.front().source;
   if (s.ok()) {
+    batch.committed = true;
     if (batch.run.run != 0) runs_.push_back(batch.run);
     s = MergeLevels();
     if (s.ok()) return s;

@@ -93,6 +93,7 @@ class Importer {
     std::map<std::string, Postings> postings;
     ImportCounts counts;  // what writing it did
     RunRow run;           // the run written (run 0: none), and its bytes
+    bool committed = false;  // its transaction committed (a merge after it may fail)
   };
   // Waits for the batch being written, then hands filling_ to a writer
   // thread: the next batch is judged, keyed and reviewed while this one is

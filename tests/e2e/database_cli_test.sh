@@ -759,7 +759,7 @@ pg_faults() {
   rc=$?
   equal "[postgresql] server stopped mid-import: exit 2" "$rc" 2
   check "[postgresql] server stopped mid-import: the message" 0 \
-    "^scribe: db import: lost the connection to PostgreSQL .*; the games counted above are kept, the batch being written is not; run the same import again to complete it$" \
+    "^scribe: db import: lost the connection to PostgreSQL .*; the games counted above are kept, and nothing of a batch not counted; run the same import again to complete it$" \
     -- cat "$TMP/stop.err"
   equal "[postgresql] server stopped mid-import: the importer ends promptly" \
     "$([ $((SECONDS - start)) -le 10 ] && echo yes || echo "no: $((SECONDS - start)) s")" yes

@@ -6,6 +6,7 @@
 // reached the position, and only games that reach it; importing again adds
 // nothing; the same game from two sources is one game.
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <set>
@@ -26,6 +27,7 @@
 #include "records/random_game.h"
 #include "review/pipeline.h"
 #include "storage/open_store.h"
+#include "storage/sqlite_store.h"
 #include "tests/common/test_rules.h"
 #include "tests/storage/test_backends.h"
 
@@ -364,6 +366,76 @@ TEST_P(LibraryTest, TagSearchesMatchHostileTextLiterally) {
     EXPECT_EQ(found->hits[0].game.light, names[i]);
   }
   EXPECT_EQ(*store_->CountGames(GameQuery{}), static_cast<int64_t>(names.size()));
+}
+
+// A full disk while the writer merges runs after a batch: the batch is
+// committed and counted, the merge leaves the runs as they were, the error
+// says so, and the next import merges them. (SQLite's page cap stands for
+// the disk: the smallest cap the whole import fits in is found, and below
+// it the cap at which the last batch fits and the merge after it does
+// not: a merge writes its run before it frees the runs it merges.)
+TEST(ImportFaultTest, AFullDiskWhileMergingKeepsTheBatchItFollows) {
+  constexpr int kBatch = 30;  // runs of a few pages: a merge needs more than a batch
+  std::vector<JudgedRecord> records;
+  for (uint64_t seed = 1; seed <= kBatch * kLevelFanIn; ++seed) records.push_back(RandomJudged("finkel", seed));
+  const std::string dir = ::testing::TempDir() + "/merge_fault";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  int tries = 0;
+  struct Tried {
+    absl::Status status;
+    ImportCounts counts;
+    std::string path;
+  };
+  auto attempt = [&](int64_t cap) {
+    Tried out;
+    out.path = dir + "/capped" + std::to_string(++tries) + ".db";
+    storage::SqliteOptions capped;
+    capped.max_page_count = cap;
+    auto store = storage::OpenSqliteStore(out.path, storage::OpenMode::kCreate, capped);
+    if (!store.ok()) {
+      out.status = store.status();
+      return out;
+    }
+    ImportOptions options;
+    options.batch_games = kBatch;
+    auto importer = Importer::Start(**store, options);
+    if (!importer.ok()) {
+      out.status = importer.status();
+      return out;
+    }
+    for (size_t i = 0; i < records.size(); ++i) (void)(*importer)->Add(records[i], "/r", static_cast<int64_t>(i));
+    out.status = (*importer)->Flush();
+    out.counts = (*importer)->counts();
+    return out;
+  };
+  int64_t fails = 1, fits = 4096;
+  ASSERT_TRUE(attempt(fits).status.ok());
+  while (fits - fails > 1) {
+    const int64_t mid = (fails + fits) / 2;
+    (attempt(mid).status.ok() ? fits : fails) = mid;
+  }
+  bool seen = false;
+  for (int64_t cap = fits - 1; cap > fits - 64 && !seen; --cap) {
+    const Tried t = attempt(cap);
+    if (t.status.message().find("merging the position index") == std::string::npos) continue;
+    seen = true;
+    EXPECT_EQ(t.status.code(), absl::StatusCode::kResourceExhausted) << t.status;
+    EXPECT_NE(t.status.message().find("which is kept"), std::string::npos) << t.status;
+    EXPECT_EQ(t.counts.added, static_cast<int64_t>(records.size()));  // the last batch too
+    // Reopened without the cap: every game, the runs unmerged (the merge
+    // rolled back); an import then merges them, and searches are right.
+    auto again = storage::OpenSqliteStore(t.path, storage::OpenMode::kExisting);
+    ASSERT_TRUE(again.ok());
+    EXPECT_EQ((*again)->CountGames(GameQuery{}).value(), static_cast<int64_t>(records.size()));
+    EXPECT_EQ((*again)->Runs().value().size(), kLevelFanIn);
+    auto more = Importer::Start(**again, ImportOptions{});
+    ASSERT_TRUE(more.ok());
+    ASSERT_TRUE((*more)->Finish().ok());
+    EXPECT_LE((*again)->Runs().value().size(), static_cast<size_t>(kMaxRuns));
+    CheckSearchAndExplore(**again, records, "finkel");
+  }
+  EXPECT_TRUE(seen) << "below the smallest cap that fits (" << fits << " pages), none let the last batch in and kept the merge out";
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, LibraryTest, ::testing::ValuesIn(storage::TestBackends()),
