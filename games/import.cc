@@ -176,7 +176,7 @@ absl::Status Importer::FinishReviews() {
       const PlayerReview& p = result->review->players[s];
       game.row.figures[s] = ReviewFigures{p.accuracy, p.error_rate, p.rating};
     }
-    ++counts_.reviewed;
+    ++filling_.counts.reviewed;  // counted when its batch is committed
   }
   return absl::OkStatus();
 }
@@ -205,6 +205,7 @@ absl::Status Importer::Wait() {
     counts_.added += writing_.counts.added;
     counts_.new_sources += writing_.counts.new_sources;
     counts_.known_sources += writing_.counts.known_sources;
+    counts_.reviewed += writing_.counts.reviewed;
   }
   if (!written_.ok() && failed_.ok()) failed_ = written_;
   // Written or rolled back, the batch is gone; its buffers are kept for
