@@ -25,6 +25,12 @@ int ChoiceOf(const Rules& rules, const Position& before, const Position& after, 
   for (int k = 0; k < legal.size(); ++k) {
     if (action.has_from() && legal[k].from != action.from()) continue;
     if (action.has_to() && legal[k].to != action.to()) continue;
+    // A throw's legal moves have one `from` each: the record's `from`
+    // names the move the referee played (and `after` is its result).
+    if (action.has_from()) {
+      *move = legal[k];
+      return k;
+    }
     Position p = before;
     ApplyMove(rules, &p, legal[k]);
     if (p == after) {

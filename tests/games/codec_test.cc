@@ -82,6 +82,23 @@ TEST_P(CodecTest, ReplaysToTheJudgedPositionsAndWritesTheSameRecords) {
   }
 }
 
+// The encoder names a move by its `from` alone (ChoiceOf): a throw's
+// legal moves have one `from` each, at every position of random games of
+// every preset, for every throw.
+TEST_P(CodecTest, AThrowsLegalMovesHaveOneFromEach) {
+  auto rules = MustLoad(GetParam());
+  for (uint64_t seed = 1; seed <= 6; ++seed) {
+    const JudgedRecord judged = JudgedRandomGame(GetParam(), seed);
+    for (const Position& pos : judged.verdict.positions) {
+      for (int roll = 0; roll <= kMaxRoll; ++roll) {
+        MoveList legal;
+        LegalMoves(*rules, pos, roll, &legal);
+        for (int k = 1; k < legal.size(); ++k) ASSERT_LT(legal[k - 1].from, legal[k].from) << GetParam();
+      }
+    }
+  }
+}
+
 TEST_P(CodecTest, TheSameCourseIsTheSameIdentityWhateverTheTags) {
   JudgedRecord a = JudgedRandomGame(GetParam(), 5);
   JudgedRecord b = a;
