@@ -3,7 +3,10 @@
 // Records are handed over one at a time (Add) and kept in memory until a
 // batch is full; a batch is then written in one transaction (Flush): its
 // games, their sources, a run of the position index and the explorer's
-// aggregates, or none of it. A failed or killed import keeps every batch
+// aggregates, or none of it. After each batch the writer merges the
+// import's newest runs when enough of a level have gathered
+// (position_index.h, LevelMergeStart), each merge a transaction of its
+// own: a merge that fails keeps the batch before it. A failed or killed import keeps every batch
 // committed before it and nothing of the batch it was writing; importing
 // the same files again skips the sources already there and adds the rest.
 // The positions are keyed, and the games reviewed (with an Analyzer), in
