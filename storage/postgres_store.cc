@@ -123,6 +123,16 @@ constexpr const char* kVersion2[] = {
     "CREATE INDEX games_light_date ON games (light, date, id)",
     "CREATE INDEX games_dark_date ON games (dark, date, id)",
 };
+// A player's games as dark (dark = $1 AND light <> $1: a game against
+// oneself is counted once, as light) answered from the index alone: the
+// dark indexes carry `light`. Without it each such game was a heap read:
+// 702 ms for the first page of a 100,000-game player in a million games.
+constexpr const char* kVersion3[] = {
+    "DROP INDEX games_dark",
+    "DROP INDEX games_dark_date",
+    "CREATE INDEX games_dark ON games (dark, id) INCLUDE (light)",
+    "CREATE INDEX games_dark_date ON games (dark, date, id) INCLUDE (light)",
+};
 #undef PG_C_TEXT
 
 struct Migration {
@@ -130,7 +140,7 @@ struct Migration {
   std::span<const char* const> steps;
 };
 // In order; the last one's version is kPostgresSchemaVersion.
-constexpr Migration kMigrations[] = {{1, kVersion1}, {2, kVersion2}};
+constexpr Migration kMigrations[] = {{1, kVersion1}, {2, kVersion2}, {3, kVersion3}};
 static_assert(std::size(kMigrations) > 0 && kMigrations[std::size(kMigrations) - 1].version == kPostgresSchemaVersion);
 
 // The tables the schema makes: one of them in a database without
@@ -948,8 +958,18 @@ std::string OrderedIdsSql(const GameQuery& query, Params& p) {
 
 absl::StatusOr<int64_t> PostgresStore::CountGames(const GameQuery& query) {
   Params p;
-  const std::string where = QuerySql(query, p, false);
-  SCRIBE_ASSIGN_OR_RETURN(Result r, ExecSql("SELECT count(*) FROM games" + where, p));
+  std::string sql;
+  if (query.player.empty()) {
+    sql = "SELECT count(*) FROM games" + QuerySql(query, p, false);
+  } else {
+    // One count a side, each a range of its side's index (as
+    // OrderedIdsSql): `light = $1 OR dark = $1` scanned a whole index.
+    Params unused;
+    const std::string light = QuerySql(query, p, false, "light = $N");
+    const std::string dark = QuerySql(query, unused, false, "dark = $N AND light <> $N");
+    sql = absl::StrCat("SELECT (SELECT count(*) FROM games", light, ") + (SELECT count(*) FROM games", dark, ")");
+  }
+  SCRIBE_ASSIGN_OR_RETURN(Result r, ExecSql(sql, p));
   return GetInt(r.get(), 0, 0);
 }
 

@@ -243,7 +243,7 @@ TEST_F(PostgresStoreTest, AVersion1DatabaseGetsItsPlayersTotals) {
   ASSERT_OK_AND_ASSIGN(auto store, OpenPostgresStore(url, OpenMode::kExisting));
   auto version = PostgresServer::Query(url, "SELECT version FROM scribe_schema");
   ASSERT_TRUE(version.ok());
-  EXPECT_EQ((*version)[0][0], "2");
+  EXPECT_EQ((*version)[0][0], absl::StrCat(kPostgresSchemaVersion));
   ASSERT_OK_AND_ASSIGN(games::PlayerTotals b, store->Player("b"));
   EXPECT_EQ(b.games, 2);
   EXPECT_EQ(b.losses, 2);
