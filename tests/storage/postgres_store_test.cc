@@ -224,7 +224,8 @@ TEST_F(PostgresStoreTest, OlderSchemaIsMigratedOnOpen) {
 }
 
 // A version 1 database (before the players table) with games in it: the
-// migration to version 2 makes the table and fills it from the games.
+// migration to version 2 makes the table and fills it from the games, and
+// version 3's indexes follow.
 TEST_F(PostgresStoreTest, AVersion1DatabaseGetsItsPlayersTotals) {
   ASSERT_OK_AND_ASSIGN(const std::string url, server_->NewDatabase());
   {
@@ -244,6 +245,13 @@ TEST_F(PostgresStoreTest, AVersion1DatabaseGetsItsPlayersTotals) {
   auto version = PostgresServer::Query(url, "SELECT version FROM scribe_schema");
   ASSERT_TRUE(version.ok());
   EXPECT_EQ((*version)[0][0], absl::StrCat(kPostgresSchemaVersion));
+  // Version 3: the dark-side indexes carry light (a player's games as dark
+  // read from the index alone).
+  for (const char* index : {"games_dark", "games_dark_date"}) {
+    auto def = PostgresServer::Query(url, absl::StrCat("SELECT indexdef FROM pg_indexes WHERE indexname = '", index, "'"));
+    ASSERT_TRUE(def.ok() && def->size() == 1) << index;
+    EXPECT_NE((*def)[0][0].find("INCLUDE (light)"), std::string::npos) << (*def)[0][0];
+  }
   ASSERT_OK_AND_ASSIGN(games::PlayerTotals b, store->Player("b"));
   EXPECT_EQ(b.games, 2);
   EXPECT_EQ(b.losses, 2);
