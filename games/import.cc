@@ -252,13 +252,8 @@ absl::Status Importer::MergeLevels() {
     if (from == runs_.size()) return absl::OkStatus();
     std::vector<int64_t> merging;
     for (size_t i = from; i < runs_.size(); ++i) merging.push_back(runs_[i].run);
-    absl::Status s = store_.BeginWrite();
-    absl::StatusOr<RunRow> merged = s.ok() ? MergeRuns(store_, merging) : s;
-    if (merged.ok()) s = store_.Commit();
-    if (!merged.ok() || !s.ok()) {
-      (void)store_.Rollback();
-      return merged.ok() ? s : merged.status();
-    }
+    absl::StatusOr<RunRow> merged = MergeRunsAtomically(store_, merging);
+    if (!merged.ok()) return merged.status();
     runs_.resize(from);
     runs_.push_back(*merged);
   }

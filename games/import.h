@@ -6,9 +6,10 @@
 // aggregates, or none of it. After each batch the writer merges the
 // import's newest runs when enough of a level have gathered
 // (position_index.h, LevelMergeStart), each merge a transaction of its
-// own: a merge that fails keeps the batch before it. A failed or killed import keeps every batch
-// committed before it and nothing of the batch it was writing; importing
-// the same files again skips the sources already there and adds the rest.
+// own: a merge that fails keeps the batch before it. A failed or killed
+// import keeps every batch committed before it and nothing of the batch
+// it was writing; importing the same files again skips the sources
+// already there and adds the rest.
 // The positions are keyed, and the games reviewed (with an Analyzer), in
 // Add, before the transaction: a writer holds the database's write lock
 // only while it writes.

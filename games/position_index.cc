@@ -180,6 +180,16 @@ size_t LevelMergeStart(const std::vector<int64_t>& bytes) {
   return bytes.size() - from >= kLevelFanIn ? from : bytes.size();
 }
 
+absl::StatusOr<RunRow> MergeRunsAtomically(Store& store, const std::vector<int64_t>& runs) {
+  absl::Status s = store.BeginWrite();
+  if (!s.ok()) return s;
+  absl::StatusOr<RunRow> merged = MergeRuns(store, runs);
+  if (merged.ok()) s = store.Commit();
+  if (merged.ok() && s.ok()) return merged;
+  (void)store.Rollback();
+  return merged.ok() ? s : merged.status();
+}
+
 absl::Status CompactIndex(Store& store) {
   absl::StatusOr<std::vector<RunRow>> runs = store.Runs();
   if (!runs.ok()) return runs.status();
@@ -200,14 +210,7 @@ absl::Status CompactIndex(Store& store) {
   }
   std::vector<int64_t> window;
   for (size_t i = best; i < best + width; ++i) window.push_back((*runs)[i].run);
-  // One transaction: a merge cut short (a kill, a full disk) leaves the
-  // runs as they were.
-  absl::Status s = store.BeginWrite();
-  if (!s.ok()) return s;
-  s = MergeRuns(store, window).status();
-  if (s.ok()) s = store.Commit();
-  if (!s.ok()) (void)store.Rollback();
-  return s;
+  return MergeRunsAtomically(store, window).status();
 }
 
 }  // namespace scribe::games

@@ -68,6 +68,10 @@ inline constexpr size_t kLevelFanIn = 8;
 int RunLevel(int64_t bytes);
 size_t LevelMergeStart(const std::vector<int64_t>& bytes);
 
+// MergeRuns in a write of its own: committed, or rolled back and the runs
+// left as they were (a kill, a full disk).
+absl::StatusOr<RunRow> MergeRunsAtomically(Store& store, const std::vector<int64_t>& runs);
+
 // Merges the position index's runs down to kMaxRuns (a lookup reads a
 // block of each): the neighbouring runs smallest together, as many as it
 // takes, in one merge, so each of their postings is rewritten once. An

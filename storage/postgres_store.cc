@@ -944,12 +944,19 @@ absl::StatusOr<std::vector<GameRow>> PostgresStore::GamesById(const std::vector<
 // UNION ALL those as dark (and not light), each side read in order from
 // its index and merged (Merge Append), so a page of a player with
 // 100,000 games reads a page of each index.
+// A player's query as its two sides' WHERE clauses: the games as light,
+// and those as dark and not light (a game against oneself once). Both use
+// the same parameters, bound once, by the first.
+std::pair<std::string, std::string> PlayerSidesSql(const GameQuery& query, Params& p) {
+  Params unused;
+  std::string light = QuerySql(query, p, false, "light = $N");
+  std::string dark = QuerySql(query, unused, false, "dark = $N AND light <> $N");
+  return {std::move(light), std::move(dark)};
+}
+
 std::string OrderedIdsSql(const GameQuery& query, Params& p) {
   if (query.player.empty()) return "SELECT id FROM games" + QuerySql(query, p, true);
-  // Both sides' filters use the same parameters: bound once, by the first.
-  Params unused;
-  const std::string light = QuerySql(query, p, false, "light = $N");
-  const std::string dark = QuerySql(query, unused, false, "dark = $N AND light <> $N");
+  const auto [light, dark] = PlayerSidesSql(query, p);
   const char* dir = query.descending ? " DESC" : "";
   const bool by_date = query.order == GameQuery::Order::kDate;
   return absl::StrCat("SELECT id FROM (SELECT id, date FROM games", light, " UNION ALL SELECT id, date FROM games",
@@ -964,9 +971,7 @@ absl::StatusOr<int64_t> PostgresStore::CountGames(const GameQuery& query) {
   } else {
     // One count a side, each a range of its side's index (as
     // OrderedIdsSql): `light = $1 OR dark = $1` scanned a whole index.
-    Params unused;
-    const std::string light = QuerySql(query, p, false, "light = $N");
-    const std::string dark = QuerySql(query, unused, false, "dark = $N AND light <> $N");
+    const auto [light, dark] = PlayerSidesSql(query, p);
     sql = absl::StrCat("SELECT (SELECT count(*) FROM games", light, ") + (SELECT count(*) FROM games", dark, ")");
   }
   SCRIBE_ASSIGN_OR_RETURN(Result r, ExecSql(sql, p));
