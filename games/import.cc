@@ -205,6 +205,7 @@ absl::Status Importer::Wait() {
     counts_.added += writing_.counts.added;
     counts_.new_sources += writing_.counts.new_sources;
     counts_.known_sources += writing_.counts.known_sources;
+    counts_.duplicates += writing_.counts.duplicates;
     counts_.reviewed += writing_.counts.reviewed;
   }
   if (!written_.ok() && failed_.ok()) failed_ = written_;
@@ -244,20 +245,7 @@ absl::Status Importer::WriteBatch(Batch& batch) {
                                               " records from ", first.file, " record ", first.index + 1, ")"));
 }
 
-absl::Status Importer::MergeLevels() {
-  while (true) {
-    std::vector<int64_t> bytes;
-    for (const RunRow& r : runs_) bytes.push_back(r.bytes);
-    const size_t from = LevelMergeStart(bytes);
-    if (from == runs_.size()) return absl::OkStatus();
-    std::vector<int64_t> merging;
-    for (size_t i = from; i < runs_.size(); ++i) merging.push_back(runs_[i].run);
-    absl::StatusOr<RunRow> merged = MergeRunsAtomically(store_, merging);
-    if (!merged.ok()) return merged.status();
-    runs_.resize(from);
-    runs_.push_back(*merged);
-  }
-}
+absl::Status Importer::MergeLevels() { return MergeFullLevels(store_, runs_); }
 
 absl::Status Importer::Place(Batch& batch, std::vector<int64_t>& ids) {
   const size_t n = batch.games.size();
@@ -293,11 +281,17 @@ absl::Status Importer::Place(Batch& batch, std::vector<int64_t>& ids) {
   std::vector<NewSource> new_sources;
   for (size_t i = 0; i < n; ++i) {
     const Pending& game = batch.games[i];
-    if ((*known)[i].has_value() || !batch_sources.emplace(game.source.file, game.source.index).second) {
+    const bool sourced = !game.source.file.empty();
+    if (sourced &&
+        ((*known)[i].has_value() || !batch_sources.emplace(game.source.file, game.source.index).second)) {
       ++batch.counts.known_sources;
       continue;
     }
     const Identity identity{game.row.ruleset, game.row.identity};
+    if (!sourced && (stored_game.contains(identity) || new_game.contains(identity))) {
+      ++batch.counts.duplicates;  // no source to add: nothing to store
+      continue;
+    }
     if (auto it = stored_game.find(identity); it != stored_game.end()) {
       new_sources.push_back(NewSource{it->second, 0, i});
       ++batch.counts.new_sources;
@@ -319,6 +313,7 @@ absl::Status Importer::Place(Batch& batch, std::vector<int64_t>& ids) {
   if (new_ids->size() != added.size()) return absl::InternalError("the database returned a wrong number of game ids");
   for (size_t k = 0; k < added.size(); ++k) ids[added[k]] = (*new_ids)[k];
   for (const NewSource& source : new_sources) {
+    if (batch.games[source.place].source.file.empty()) continue;  // a record without a source
     const int64_t game = source.game >= 0 ? source.game : (*new_ids)[source.new_index];
     absl::Status s = store_.AddSource(game, batch.games[source.place].source);
     if (!s.ok()) return s;
@@ -453,9 +448,13 @@ Importer::~Importer() {
 
 absl::Status Importer::Finish() {
   absl::Status s = Flush();
-  if (s.ok()) s = CompactIndex(store_);
-  if (s.ok()) s = store_.Reclaim();
-  if (s.ok()) s = UpdatePlayers(store_);
+  if (options_.compaction == ImportOptions::Compaction::kLevels) {
+    if (s.ok()) s = MergeStoreLevels(store_);
+  } else {
+    if (s.ok()) s = CompactIndex(store_);
+    if (s.ok()) s = store_.Reclaim();
+  }
+  if (s.ok() && options_.update_players) s = UpdatePlayers(store_);
   return s;
 }
 

@@ -47,6 +47,17 @@ inline constexpr int kDefaultExplorerDepth = 8;
 
 struct ImportOptions {
   int batch_games = 16000;
+  // What Finish does with the position index's runs. kToMaxRuns (one
+  // import of many games, the CLI's): merges them down to kMaxRuns, the
+  // fewest a search reads, and gives the space back. kLevels (many small
+  // imports, the service's streams): merges only where a level of the
+  // store's runs is full (MergeStoreLevels), so a stream of one game does
+  // not rewrite an eighth of the index.
+  enum class Compaction { kToMaxRuns, kLevels } compaction = Compaction::kToMaxRuns;
+  // Finish updates every player's totals and ratings (UpdatePlayers, a
+  // recount of all games: about 6 s at 1,000,000). The service does it on
+  // its own clock instead, after streams that added games.
+  bool update_players = true;
   // Reviews the games (their figures per side) when given, over
   // `review_threads` threads (0: the machine's cores, at most 8).
   const Analyzer* analyzer = nullptr;
@@ -58,6 +69,9 @@ struct ImportCounts {
   int64_t new_sources = 0;    // records of games already stored, from a new source
   int64_t known_sources = 0;  // records whose source was imported before
   int64_t reviewed = 0;
+  // Records without a source (file "") of a game already stored, or
+  // earlier in the batch: nothing stored.
+  int64_t duplicates = 0;
 };
 
 class Importer {
@@ -66,7 +80,10 @@ class Importer {
   static absl::StatusOr<std::unique_ptr<Importer>> Start(Store& store, ImportOptions options);
   ~Importer();
   // A legal record judged with RefereeOptions::keep_positions, read from
-  // `file` (an absolute path; "" for none) as its record `index`.
+  // `file` (the CLI: an absolute path; the service: the client's name of
+  // its source) as its record `index`. With file "" the record has no
+  // source: nothing records it, and it is a duplicate (counted, nothing
+  // stored) exactly when its game is already stored.
   absl::Status Add(const JudgedRecord& judged, const std::string& file, int64_t index);
   // Writes the records added since the last flush, in one transaction.
   // After a failure (returned here or by Add) the batch is rolled back and

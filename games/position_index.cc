@@ -190,6 +190,27 @@ absl::StatusOr<RunRow> MergeRunsAtomically(Store& store, const std::vector<int64
   return merged.ok() ? s : merged.status();
 }
 
+absl::Status MergeFullLevels(Store& store, std::vector<RunRow>& runs) {
+  while (true) {
+    std::vector<int64_t> bytes;
+    for (const RunRow& r : runs) bytes.push_back(r.bytes);
+    const size_t from = LevelMergeStart(bytes);
+    if (from == runs.size()) return absl::OkStatus();
+    std::vector<int64_t> merging;
+    for (size_t i = from; i < runs.size(); ++i) merging.push_back(runs[i].run);
+    absl::StatusOr<RunRow> merged = MergeRunsAtomically(store, merging);
+    if (!merged.ok()) return merged.status();
+    runs.resize(from);
+    runs.push_back(*merged);
+  }
+}
+
+absl::Status MergeStoreLevels(Store& store) {
+  absl::StatusOr<std::vector<RunRow>> runs = store.Runs();
+  if (!runs.ok()) return runs.status();
+  return MergeFullLevels(store, *runs);
+}
+
 absl::Status CompactIndex(Store& store) {
   absl::StatusOr<std::vector<RunRow>> runs = store.Runs();
   if (!runs.ok()) return runs.status();

@@ -68,6 +68,10 @@ inline constexpr size_t kLevelFanIn = 8;
 int RunLevel(int64_t bytes);
 size_t LevelMergeStart(const std::vector<int64_t>& bytes);
 
+// Merges `runs` (oldest first) where LevelMergeStart says, again until it
+// says none, each merge MergeRunsAtomically; `runs` ends as the runs left.
+absl::Status MergeFullLevels(Store& store, std::vector<RunRow>& runs);
+
 // MergeRuns in a write of its own: committed, or rolled back and the runs
 // left as they were (a kill, a full disk).
 absl::StatusOr<RunRow> MergeRunsAtomically(Store& store, const std::vector<int64_t>& runs);
@@ -81,6 +85,12 @@ absl::StatusOr<RunRow> MergeRunsAtomically(Store& store, const std::vector<int64
 // finkel games in 50 batches spent 80 s of a 135 s import merging.
 inline constexpr int kMaxRuns = 8;
 absl::Status CompactIndex(Store& store);
+
+// The store's runs (every import's, oldest first) merged by LevelMergeStart
+// until no level is full: a small import's run joins the small runs
+// before it, and a run is rewritten about once a level, however many
+// imports there are. The runs stay at most kLevelFanIn - 1 a level.
+absl::Status MergeStoreLevels(Store& store);
 
 }  // namespace scribe::games
 

@@ -13,6 +13,7 @@
 #include "engine/stop.h"
 #include "grpcpp/server_context.h"
 #include "grpcpp/support/status.h"
+#include "service/metrics.h"
 
 namespace scribe::service {
 
@@ -52,6 +53,43 @@ class Call {
 
 // RESOURCE_EXHAUSTED (reason OVERLOADED) for a call refused at admission.
 grpc::Status Overloaded();
+
+// What every call of a server shares, whichever of its services it is
+// for: the limit of calls at once (the record calls and the database's
+// count against one limit), the stop at shutdown, and the metrics.
+class Gate {
+ public:
+  Gate(int limit, Metrics* metrics) : limit_(limit), metrics_(metrics) {}
+
+  // Runs one call of `method`: refuses it at once with RESOURCE_EXHAUSTED
+  // when the server is at its limit, else runs `body(Call&)`, which returns
+  // the call's status (OK, a BadRequest or an Error); records the outcome
+  // in the metrics once either way.
+  template <typename Body>
+  grpc::Status Serve(const char* method, grpc::ServerContext* context, Body body) {
+    Call call(context, &in_flight_, limit_, &stopping_);
+    grpc::Status status;
+    if (call.admitted()) {
+      status = body(call);
+    } else {
+      metrics_->RecordShed(method);
+      status = Overloaded();
+    }
+    metrics_->Record(method, status.error_code(), call.micros());
+    return status;
+  }
+
+  int in_flight() const { return in_flight_.load(); }
+  // Ends the calls in flight: their work stops within milliseconds and they
+  // answer UNAVAILABLE.
+  void Stop() { stopping_.store(true); }
+
+ private:
+  const int limit_;
+  Metrics* metrics_;
+  std::atomic<int> in_flight_{0};
+  std::atomic<bool> stopping_{false};
+};
 
 // CANCELLED (reason CANCELLED): the client gave up; `message` says how.
 grpc::Status Cancelled(const std::string& message);

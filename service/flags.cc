@@ -3,6 +3,7 @@
 #include <cstdint>
 
 #include "CLI/CLI.hpp"
+#include "service/writers.h"
 #include "engine/search.h"
 
 namespace scribe::service {
@@ -50,10 +51,45 @@ void AddFlags(CLI::App* app, Flags* flags) {
                   "on SIGTERM, how long calls in flight may finish")
       ->check(CLI::Range(0, 3600))
       ->capture_default_str();
+  app->add_option("--db", flags->db,
+                  "serve this game database (a SQLite file, made when missing, or a postgresql:// URL shared by "
+                  "replicas): the GameDatabase service");
+  app->add_option("--db-writers", flags->db_writers,
+                  "a file of the client identities that may import (one a line: a client certificate's CN, "
+                  "subject or SAN); needs --tls-client-ca");
+  app->add_flag("--db-open-writes", flags->db_open_writes,
+                "let every client import (without client certificates; a network the operator trusts)");
+  app->add_option("--db-players-seconds", flags->db_options.players_seconds,
+                  "recount players' pages at most this often after imports (0: at the end of each import)")
+      ->check(CLI::Range(0, 86400))
+      ->capture_default_str();
+  app->add_option("--db-batch", flags->db_options.batch_games, "games an import stream commits at once")
+      ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
   app->add_option("--metrics-file", flags->metrics_file, "write counters here in Prometheus text format");
   app->add_option("--metrics-interval-seconds", flags->metrics_interval,
                   "how often to log and write the counters (0: never)")
       ->capture_default_str();
+}
+
+absl::Status CheckDatabaseFlags(Flags* flags) {
+  if (flags->db.empty()) {
+    if (!flags->db_writers.empty() || flags->db_open_writes) {
+      return absl::InvalidArgumentError("--db-writers and --db-open-writes need --db");
+    }
+    return absl::OkStatus();
+  }
+  WritePolicy& policy = flags->db_options.writers;
+  policy.open = flags->db_open_writes;
+  if (flags->db_writers.empty()) return absl::OkStatus();
+  if (flags->db_open_writes) return absl::InvalidArgumentError("--db-writers or --db-open-writes: not both");
+  if (flags->tls_client_ca.empty()) {
+    return absl::InvalidArgumentError("--db-writers needs --tls-client-ca: writers are known by their certificates");
+  }
+  absl::StatusOr<std::set<std::string>> writers = ReadWriters(flags->db_writers);
+  if (!writers.ok()) return writers.status();
+  policy.writers = *std::move(writers);
+  return absl::OkStatus();
 }
 
 }  // namespace scribe::service

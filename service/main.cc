@@ -10,6 +10,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
+#include <algorithm>
 #include <ctime>
 #include <fstream>
 #include <iostream>
@@ -26,6 +27,7 @@
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/grpcpp.h"
 #include "grpcpp/security/server_credentials.h"
+#include "service/database_service.h"
 #include "service/flags.h"
 #include "service/health.h"
 #include "service/metrics.h"
@@ -125,14 +127,33 @@ bool LoadTables(const std::vector<std::string>& paths, ServiceOptions* options) 
   return true;
 }
 
-// The server with its two services, listening; *port is the port it got
-// (0 when it could not listen).
+// The game database with --db (none without): its connections opened,
+// its schema made or migrated.
+absl::StatusOr<std::unique_ptr<GameDatabaseImpl>> OpenDatabase(Flags& flags, ScribeServiceImpl& service) {
+  absl::Status checked = CheckDatabaseFlags(&flags);
+  if (!checked.ok() || flags.db.empty()) return checked;
+  const WritePolicy& writers = flags.db_options.writers;
+  absl::StatusOr<std::unique_ptr<StorePool>> pool =
+      StorePool::Open(flags.db, std::min(flags.options.max_concurrent_calls, 16));
+  if (!pool.ok()) return pool.status();
+  Log("INFO", absl::StrCat("game database: ", (*pool)->name(), "; writes ",
+                           writers.open            ? "open to every client"
+                           : writers.writers.empty() ? "off"
+                                                     : absl::StrCat("by ", writers.writers.size(), " listed identities")));
+  return std::make_unique<GameDatabaseImpl>(*std::move(pool), flags.db_options, flags.options, &service.gate(),
+                                            service.tables());
+}
+
+// The server with its services, listening; *port is the port it got (0
+// when it could not listen).
 std::unique_ptr<grpc::Server> StartServer(const Flags& flags, std::shared_ptr<grpc::ServerCredentials> credentials,
-                                          ScribeServiceImpl* service, HealthService* health, int* port) {
+                                          ScribeServiceImpl* service, GameDatabaseImpl* database,
+                                          HealthService* health, int* port) {
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   grpc::ServerBuilder builder;
   builder.AddListeningPort(flags.listen, credentials, port);
   builder.RegisterService(service);
+  if (database != nullptr) builder.RegisterService(database);
   builder.RegisterService(health);
   builder.SetMaxReceiveMessageSize(flags.max_message_mb << 20);
   builder.SetMaxSendMessageSize(flags.max_message_mb << 20);
@@ -218,7 +239,7 @@ void Drain(int signal, int grace_seconds, grpc::Server* server, ScribeServiceImp
 }
 
 int Main(int argc, char** argv) {
-  CLI::App app{"scribed: Scribe's gRPC server (validate, annotate, replay, convert, referee)"};
+  CLI::App app{"scribed: Scribe's gRPC server (validate, annotate, replay, convert, referee; a game database with --db)"};
   Flags flags;
   AddFlags(&app, &flags);
   try {
@@ -238,9 +259,15 @@ int Main(int argc, char** argv) {
 
   Metrics metrics;
   ScribeServiceImpl service(options, &metrics);
+  absl::StatusOr<std::unique_ptr<GameDatabaseImpl>> database = OpenDatabase(flags, service);
+  if (!database.ok()) {
+    Log("ERROR", absl::StrCat("--db: ", database.status().message()));
+    return 2;
+  }
   HealthService health;
   int port = 0;
-  std::unique_ptr<grpc::Server> server = StartServer(flags, *credentials, &service, &health, &port);
+  std::unique_ptr<grpc::Server> server =
+      StartServer(flags, *credentials, &service, database->get(), &health, &port);
   if (server == nullptr || port == 0) {
     Log("ERROR", absl::StrCat("cannot listen on ", flags.listen));
     return 1;
@@ -253,6 +280,7 @@ int Main(int argc, char** argv) {
   sigwait(&signals, &signal);
   Drain(signal, flags.grace_seconds, server.get(), &service, &health);
   reporter.Stop();
+  if (*database != nullptr) (*database)->Stop();  // the players' last recount
   if (!flags.metrics_file.empty()) WriteMetricsFile(flags.metrics_file, metrics);
   Log("INFO", absl::StrCat("stopped; metrics: ", metrics.Summary()));
   return 0;

@@ -43,6 +43,29 @@ absl::StatusOr<Validated> Validate(const Input& input, const std::string& field,
   return Validated{.report = std::move(file.report), .entries = file.entries};
 }
 
+absl::StatusOr<JudgedInput> JudgeAll(const Input& input, const std::string& field, const RefereeOptions& referee,
+                                     const CallLimits& limits, std::vector<FieldViolation>* violations) {
+  JudgedInput judged;
+  if (input.structured) {
+    if (!CheckLimits(limits, SizeField(input, field), 1, input.record.actions_size(), violations)) {
+      return InputRefused();
+    }
+    judged.records.push_back(Judge(input.record, input.io, referee));
+    judged.report = ReportOf(judged.records.back());
+    judged.entries = 1;
+    return judged;
+  }
+  JudgedFile file = JudgeFile("", input.text, input.format, input.io, {.referee = referee, .limits = limits.judge});
+  if (file.stopped) return Stopped();
+  if (!CheckLimits(limits, SizeField(input, field), file.records_read, file.actions_read, violations)) {
+    return InputRefused();
+  }
+  judged.report = std::move(file.report);
+  judged.records = std::move(file.records);
+  judged.entries = file.entries;
+  return judged;
+}
+
 absl::StatusOr<std::vector<JudgedRecord>> LegalRecords(const Input& input, const std::string& field,
                                                        const RefereeOptions& referee, const CallLimits& limits,
                                                        std::vector<FieldViolation>* violations) {

@@ -46,6 +46,19 @@ absl::StatusOr<std::vector<JudgedRecord>> LegalRecords(const Input& input, const
                                                        const RefereeOptions& referee, const CallLimits& limits,
                                                        std::vector<FieldViolation>* violations);
 
+// Every record of an input judged, legal or not, with the input's report
+// (ImportGames stores the legal ones and lists the others); the same
+// limits and errors as LegalRecords, but an illegal record is not one.
+struct JudgedInput {
+  v1::FileReport report;
+  // The records the reader could read (the report names those it could
+  // not), and how many the input holds.
+  std::vector<JudgedRecord> records;
+  int entries = 0;
+};
+absl::StatusOr<JudgedInput> JudgeAll(const Input& input, const std::string& field, const RefereeOptions& referee,
+                                     const CallLimits& limits, std::vector<FieldViolation>* violations);
+
 }  // namespace scribe::service
 
 #endif  // SCRIBE_SERVICE_RECORDS_IO_H_

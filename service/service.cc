@@ -40,7 +40,7 @@ grpc::Status Refused(const Call& call, const absl::Status& status, const std::ve
 }  // namespace
 
 ScribeServiceImpl::ScribeServiceImpl(ServiceOptions options, Metrics* metrics)
-    : options_(std::move(options)), metrics_(metrics) {
+    : options_(std::move(options)), gate_(options_.max_concurrent_calls, metrics) {
   auto tables = std::make_shared<EvaluatorSource::TablesByDigest>();
   for (const std::shared_ptr<const Evaluator>& table : options_.tables) {
     if (table != nullptr) tables->emplace(table->rules().digest, table);

@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "engine/evaluator.h"
 #include "review/pipeline.h"
@@ -50,12 +51,15 @@ class ScribeServiceImpl final : public v1::ScribeService::Service {
   grpc::Status SuggestMoves(grpc::ServerContext* context, const v1::SuggestMovesRequest* request,
                             v1::SuggestMovesResponse* response) override;
 
-  int in_flight() const { return in_flight_.load(); }
+  int in_flight() const { return gate_.in_flight(); }
 
   // Ends the calls in flight: their work stops within milliseconds and they
   // answer UNAVAILABLE (scribed calls it when the shutdown's grace period
   // is over).
-  void StopCalls() { stopping_.store(true); }
+  void StopCalls() { gate_.Stop(); }
+  // Admission, shutdown and metrics, shared with the server's other
+  // services (service/database_service.h).
+  Gate& gate() { return gate_; }
 
   // The loaded table for a ruleset digest; null when there is none.
   std::shared_ptr<const Evaluator> TableFor(const std::string& digest) const;
@@ -63,34 +67,16 @@ class ScribeServiceImpl final : public v1::ScribeService::Service {
   const std::shared_ptr<const EvaluatorSource::TablesByDigest>& tables() const { return tables_; }
 
  private:
-  // Runs one call of `method`: refuses it at once with RESOURCE_EXHAUSTED
-  // when the server is at its limit, else runs `body(Call&)`, which returns
-  // the call's status (OK, a BadRequest or an Error); records the outcome
-  // in the metrics once either way. Defined in service.cc.
+  // Every handler's wrapper: Gate::Serve.
   template <typename Body>
-  grpc::Status Serve(const char* method, grpc::ServerContext* context, Body body);
+  grpc::Status Serve(const char* method, grpc::ServerContext* context, Body body) {
+    return gate_.Serve(method, context, std::move(body));
+  }
 
   ServiceOptions options_;
   std::shared_ptr<const EvaluatorSource::TablesByDigest> tables_;
-  Metrics* metrics_;
-  std::atomic<int> in_flight_{0};
-  std::atomic<bool> stopping_{false};
+  Gate gate_;
 };
-
-// Every handler's wrapper (declared above), shared by the files of handlers.
-template <typename Body>
-grpc::Status ScribeServiceImpl::Serve(const char* method, grpc::ServerContext* context, Body body) {
-  Call call(context, &in_flight_, options_.max_concurrent_calls, &stopping_);
-  grpc::Status status;
-  if (call.admitted()) {
-    status = body(call);
-  } else {
-    metrics_->RecordShed(method);
-    status = Overloaded();
-  }
-  metrics_->Record(method, status.error_code(), call.micros());
-  return status;
-}
 
 }  // namespace scribe::service
 

@@ -20,7 +20,7 @@ src="$1" cxx="$2" tsv="$3"
 
 # What each folder may use (README.md, Layout): folders of the tree, and
 # "grpc" for gRPC and the service's protocol (grpcpp/, grpc/, google/rpc/,
-# scribe/v1/scribe_service*). proto's scribe/v1/ruleset and record are
+# scribe/v1/scribe_service*, scribe/v1/game_database*). proto's scribe/v1/ruleset and record are
 # every layer's and are not checked.
 declare -A allowed=(
   [engine]="engine"
@@ -29,16 +29,16 @@ declare -A allowed=(
   [review]="review records engine"
   [games]="games review records engine"
   [storage]="storage games review records engine"
-  [service]="service review records analysis engine grpc"
+  [service]="service storage games review records analysis engine grpc"
   [cli]="cli storage games review records analysis engine"
   [bench]="bench storage games review records analysis engine grpc"
-  [fuzz]="fuzz service games review records analysis engine grpc"
+  [fuzz]="fuzz service storage games review records analysis engine grpc"
   [tests/common]="tests records engine"
   [tests/engine]="tests engine bench"
   [tests/analysis]="tests analysis engine"
   [tests/records]="tests records engine"
   [tests/review]="tests review records engine"
-  [tests/service]="tests service review records analysis engine grpc"
+  [tests/service]="tests service storage games review records analysis engine grpc"
   [tests/games]="tests storage games review records engine"
   [tests/storage]="tests storage games review records engine"
 )
@@ -55,7 +55,7 @@ problem() { echo "$1"; problems=$((problems + 1)); }
 layer_of() {
   layer=""
   case "$1" in
-    grpcpp/* | grpc/* | google/rpc/* | scribe/v1/scribe_service*) layer=grpc ;;
+    grpcpp/* | grpc/* | google/rpc/* | scribe/v1/scribe_service* | scribe/v1/game_database*) layer=grpc ;;
     */*) local top="${1%%/*}" f
          for f in "${folders[@]}"; do [[ "$f" == "$top" ]] && { layer="$top"; return; }; done ;;
   esac

@@ -1,0 +1,132 @@
+// ImportGames: a stream of record inputs judged message by message, the
+// legal records handed to the games library's Importer (committed in
+// batches as they come), the others listed in the answer.
+#include <map>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "games/import.h"
+#include "records/judged.h"
+#include "service/database_requests.h"
+#include "service/database_service.h"
+#include "service/errors.h"
+#include "service/limits.h"
+#include "service/records_io.h"
+#include "service/requests.h"
+
+namespace scribe::service {
+namespace {
+
+// The answer lists this many rejected records; the rest are counted.
+constexpr int kMaxRejections = 100;
+
+void Reject(int message, int record, std::vector<v1::Finding> findings, const std::vector<FieldViolation>& violations,
+            v1::ImportGamesResponse* response) {
+  response->set_rejected(response->rejected() + 1);
+  if (response->rejections_size() >= kMaxRejections) return;
+  v1::RejectedRecord* rejected = response->add_rejections();
+  rejected->set_message(message);
+  rejected->set_record(record);
+  for (v1::Finding& f : findings) *rejected->add_findings() = std::move(f);
+  for (const FieldViolation& v : CapViolations(violations)) {
+    rejected->add_violations(absl::StrCat(v.field, ": ", v.description));
+  }
+}
+
+// A database error: the connection is not given back (it may be broken),
+// and the status says what the database said.
+grpc::Status DatabaseError(StorePool::Lease& lease, const absl::Status& status) {
+  lease.Discard();
+  return FromAbsl(status);
+}
+
+}  // namespace
+
+grpc::Status GameDatabaseImpl::ImportGames(grpc::ServerContext* context,
+                                           grpc::ServerReader<v1::ImportGamesRequest>* reader,
+                                           v1::ImportGamesResponse* response) {
+  return gate_->Serve("ImportGames", context, [&](Call& call) {
+    const grpc::Status allowed = MayWrite(options_.writers, *context);
+    if (!allowed.ok()) return allowed;
+    return Import(call, reader, response);
+  });
+}
+
+grpc::Status GameDatabaseImpl::Import(Call& call, grpc::ServerReader<v1::ImportGamesRequest>* reader,
+                                      v1::ImportGamesResponse* response) {
+  absl::StatusOr<StorePool::Lease> lease = pool_->Acquire();
+  if (!lease.ok()) return FromAbsl(lease.status());
+  games::ImportOptions options;
+  options.batch_games = options_.batch_games;
+  options.compaction = games::ImportOptions::Compaction::kLevels;
+  options.update_players = false;  // the refresher's
+  absl::StatusOr<std::unique_ptr<games::Importer>> importer = games::Importer::Start(lease->store(), options);
+  if (!importer.ok()) return DatabaseError(*lease, importer.status());
+  v1::ImportGamesRequest request;
+  for (int message = 0; reader->Read(&request); ++message) {
+    if (call.cancelled()) return call.Stopped();
+    std::vector<FieldViolation> violations;
+    CheckName(request.source(), "source", &violations);
+    Input input;
+    absl::StatusOr<JudgedInput> judged = absl::InvalidArgumentError("the input cannot be read");
+    if (ReadInput(request.input(), "input", limits_, &input, &violations) && violations.empty()) {
+      const CallLimits limits = LimitsFor(ValidateAnswer(), limits_, InputBytes(request.input()), call.stop());
+      judged = JudgeAll(input, "input", {.build_replay = false, .keep_positions = true}, limits, &violations);
+    }
+    if (!judged.ok()) {
+      if (judged.status().code() == absl::StatusCode::kCancelled) return call.Stopped();
+      response->set_records(response->records() + 1);
+      Reject(message, -1, {}, violations, response);
+      continue;
+    }
+    response->set_records(response->records() + judged->entries);
+    // The report's findings by record: a record the reader could not read
+    // has findings and no judged record.
+    std::map<int, std::vector<v1::Finding>> findings;
+    for (const v1::Finding& f : judged->report.findings()) findings[f.record_index()].push_back(f);
+    for (const JudgedRecord& record : judged->records) {
+      const std::string not_utf8 = FirstNonUtf8Path(record.record);
+      if (!record.verdict.valid() || !not_utf8.empty()) continue;
+      findings.erase(record.index);  // (a legal record has none)
+      absl::Status added = (*importer)->Add(record, request.source(), record.index);
+      if (!added.ok()) return DatabaseError(*lease, added);
+    }
+    for (const JudgedRecord& record : judged->records) {
+      const std::string not_utf8 = FirstNonUtf8Path(record.record);
+      if (record.verdict.valid() && not_utf8.empty()) continue;
+      std::vector<FieldViolation> bad;
+      if (!not_utf8.empty()) bad.push_back({"input", absl::StrCat(not_utf8, " is not UTF-8 text")});
+      auto it = findings.find(record.index);
+      Reject(message, record.index, it == findings.end() ? std::vector<v1::Finding>{} : std::move(it->second), bad,
+             response);
+      if (it != findings.end()) findings.erase(it);
+    }
+    // Entries the reader could not read at all: their findings only.
+    const int unread = judged->entries - static_cast<int>(judged->records.size());
+    for (int k = 0; k < unread; ++k) {
+      auto it = findings.begin();
+      if (it == findings.end()) {
+        Reject(message, -1, {}, {{"input", "a record the reader could not read"}}, response);
+        continue;
+      }
+      Reject(message, it->first, std::move(it->second), {}, response);
+      findings.erase(it);
+    }
+  }
+  if (call.cancelled()) return call.Stopped();
+  const absl::Status finished = (*importer)->Finish();
+  const games::ImportCounts& counts = (*importer)->counts();
+  if (!finished.ok()) return DatabaseError(*lease, finished);
+  response->set_added(counts.added);
+  response->set_new_sources(counts.new_sources);
+  response->set_known_sources(counts.known_sources);
+  response->set_duplicates(counts.duplicates);
+  if (counts.added > 0) {
+    const absl::Status refreshed = refresher_.Due();
+    if (!refreshed.ok()) return FromAbsl(refreshed);
+  }
+  return grpc::Status::OK;
+}
+
+}  // namespace scribe::service
