@@ -299,6 +299,50 @@ TEST_P(LibraryTest, AnImportMergesItsRunsAsItGoesAndKeepsEveryPosting) {
   CheckSearchAndExplore(*store_, records, "finkel");
 }
 
+// Many small imports (the service's streams: one or a few games each)
+// merge the store's runs by levels: a small import's run joins the small
+// runs before it and never rewrites the big ones, the runs stay fewer than
+// kLevelFanIn a level, and every posting is kept. Records without a
+// source are stored once.
+TEST_P(LibraryTest, ManySmallImportsMergeByLevelsAndKeepEveryPosting) {
+  std::vector<JudgedRecord> records;
+  for (uint64_t seed = 1; seed <= 120; ++seed) records.push_back(RandomJudged("finkel", seed, 40));
+  // A first import of three batches (three runs), then small ones.
+  const ImportCounts big = Import(std::vector<JudgedRecord>(records.begin(), records.begin() + 60), "/big", 20);
+  EXPECT_EQ(big.added, 60);
+  const std::vector<RunRow> before = store_->Runs().value();
+  ImportOptions options;
+  options.compaction = ImportOptions::Compaction::kLevels;
+  options.update_players = false;
+  bool merged_once = false;
+  for (size_t i = 60; i < records.size(); i += 2) {
+    auto importer = Importer::Start(*store_, options);
+    ASSERT_TRUE(importer.ok()) << importer.status();
+    ASSERT_TRUE((*importer)->Add(records[i], "", 0).ok());
+    ASSERT_TRUE((*importer)->Add(records[i + 1], "", 0).ok());
+    ASSERT_TRUE((*importer)->Add(records[i], "", 0).ok());  // the same game again, no source
+    ASSERT_TRUE((*importer)->Finish().ok());
+    EXPECT_EQ((*importer)->counts().added, 2);
+    EXPECT_EQ((*importer)->counts().duplicates, 1);
+    // Fewer than kLevelFanIn runs a level (here all are tiny: one level).
+    std::map<int, size_t> per_level;
+    for (const RunRow& run : store_->Runs().value()) {
+      EXPECT_LT(++per_level[RunLevel(run.bytes)], kLevelFanIn) << "after game " << i;
+    }
+    // A merge happens only when a level fills: after 8 runs, not before.
+    merged_once |= store_->Runs().value().size() < before.size() + (i - 60) / 2 + 1;
+  }
+  EXPECT_TRUE(merged_once);
+  // Sent again, without a source: all duplicates.
+  auto again = Importer::Start(*store_, options);
+  ASSERT_TRUE(again.ok());
+  for (size_t i = 60; i < records.size(); ++i) ASSERT_TRUE((*again)->Add(records[i], "", 0).ok());
+  ASSERT_TRUE((*again)->Finish().ok());
+  EXPECT_EQ((*again)->counts().added, 0);
+  EXPECT_EQ((*again)->counts().duplicates, 60);
+  CheckSearchAndExplore(*store_, records, "finkel");
+}
+
 // A position every game reached (here the start: every game has light
 // move first): its pages in date order are the games' pages.
 TEST_P(LibraryTest, APositionEveryGameReachedPagesByDateLikeAllGames) {
