@@ -234,6 +234,7 @@ absl::Status Importer::WriteBatch(Batch& batch) {
     batch.committed = true;
     if (batch.run.run != 0) runs_.push_back(batch.run);
     s = MergeLevels();
+    if (s.ok()) s = store_.Settle();
     if (s.ok()) return s;
     return absl::Status(s.code(), absl::StrCat(s.message(), " (merging the position index after the batch from ",
                                                 first.file, " record ", first.index + 1,

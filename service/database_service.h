@@ -31,6 +31,8 @@ struct DatabaseOptions {
   // every this many seconds; 0: at the end of each such stream, before it
   // answers (tests).
   int players_seconds = 30;
+  // The nice value of an import's threads (0: the server's): reads first.
+  int import_nice = 10;
 };
 
 class GameDatabaseImpl final : public v1::GameDatabase::Service {

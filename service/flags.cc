@@ -63,6 +63,10 @@ void AddFlags(CLI::App* app, Flags* flags) {
                   "recount players' pages at most this often after imports (0: at the end of each import)")
       ->check(CLI::Range(0, 86400))
       ->capture_default_str();
+  app->add_option("--db-import-nice", flags->db_options.import_nice,
+                  "CPU priority of imports below the other calls (a nice value; 0: the same)")
+      ->check(CLI::Range(0, 19))
+      ->capture_default_str();
   app->add_option("--db-batch", flags->db_options.batch_games, "games an import stream commits at once")
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();

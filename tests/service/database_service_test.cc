@@ -402,7 +402,9 @@ TEST_P(DatabaseServiceTest, ThePositionSearchAndTheExplorerAgreeWithTheLibrary) 
       EXPECT_EQ(got.moves(k).light_wins(), want->moves[k].light_wins);
       EXPECT_EQ(got.moves(k).has_move(), want->moves[k].from >= 0);
     }
-    if (step == 0) EXPECT_EQ(got.games(), 20);
+    if (step == 0) {
+      EXPECT_EQ(got.games(), 20);
+    }
     const auto best = std::max_element(got.moves().begin(), got.moves().end(),
                                        [](const auto& a, const auto& b) { return a.games() < b.games(); });
     ASSERT_NE(best, got.moves().end());
