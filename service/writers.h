@@ -16,24 +16,29 @@
 namespace scribe::service {
 
 struct WritePolicy {
-  // Identities that may write, each matched exactly against the client
-  // certificate's subject common name, its whole subject ("CN=...,O=..."),
-  // and each of its subject alternative names (DNS, URI, e-mail, IP).
+  // Identities that may write, each a kind of name and its value
+  // ("uri:spiffe://example.org/lobby"): the certificate's subject common
+  // name (cn:), its whole subject (subject:, as "CN=lobby,O=Example"), or
+  // one of its subject alternative names (dns:, uri:, email:, ip:). An
+  // identity matches only a name of its kind: a certificate whose CN is
+  // "spiffe://example.org/lobby" is not the URI.
   std::set<std::string> writers;
   // Every client may write (a server without client certificates, behind
   // a network the operator trusts).
   bool open = false;
 };
 
-// The list file of --db-writers: one identity a line; blank lines and
-// lines starting with '#' are skipped, spaces around an identity dropped.
-// INVALID_ARGUMENT naming the file and line for a line with a control
-// character, NOT_FOUND when it cannot be read, and for a list with no
-// identity.
+// The list file of --db-writers: one identity a line, "kind:value";
+// blank lines and lines starting with '#' are skipped, spaces around an
+// identity and a leading byte-order mark dropped. INVALID_ARGUMENT naming
+// the file and line for a line without a known kind or with a control
+// character, and for a list with no identity; NOT_FOUND when it cannot be
+// read.
 absl::StatusOr<std::set<std::string>> ReadWriters(const std::string& path);
 
 // The identities the client's certificate (verified by the server's TLS)
-// proves: none for a client without one, or on a plaintext connection.
+// proves, each "kind:value" as the list names them: none for a client
+// without one, or on a plaintext connection.
 std::vector<std::string> ClientIdentities(const grpc::ServerContext& context);
 
 // OK when the policy lets this client write, else PERMISSION_DENIED

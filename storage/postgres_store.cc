@@ -1285,8 +1285,15 @@ absl::StatusOr<std::unique_ptr<games::Store>> OpenPostgresStore(const std::strin
   // Defaults before the URL (which may override them); UTF8 after it: the
   // store's strings are UTF-8 whatever the server's encoding.
   const std::string timeout = absl::StrCat(options.connect_timeout.count());
-  const char* keys[] = {"connect_timeout", "application_name", "dbname", "client_encoding", nullptr};
-  const char* values[] = {timeout.c_str(), "scribe", url.c_str(), "UTF8", nullptr};
+  // A session that stops answering (its process frozen, its machine cut
+  // off) must not hold the writer lock for long: the server ends a
+  // transaction idle past options.idle_write_timeout, and TCP keepalives
+  // find a dead peer in about 25 s.
+  const std::string idle =
+      absl::StrCat("-c idle_in_transaction_session_timeout=", options.idle_write_timeout.count());
+  const char* keys[] = {"connect_timeout", "application_name", "keepalives", "keepalives_idle",
+                        "keepalives_interval", "keepalives_count", "options", "dbname", "client_encoding", nullptr};
+  const char* values[] = {timeout.c_str(), "scribe", "1", "10", "5", "3", idle.c_str(), url.c_str(), "UTF8", nullptr};
   PGconn* conn = PQconnectdbParams(keys, values, 1);
   if (conn == nullptr) return absl::ResourceExhaustedError("out of memory connecting to PostgreSQL");
   if (PQstatus(conn) != CONNECTION_OK) {

@@ -25,6 +25,11 @@ struct PostgresOptions {
   std::chrono::milliseconds lock_timeout{10'000};
   // How long connecting may take, when the URL sets no connect_timeout.
   std::chrono::seconds connect_timeout{5};
+  // How long a write may sit idle inside its transaction before the server
+  // ends it (and its writer lock goes): a write's statements follow each
+  // other within seconds; a writer frozen or cut off mid-write must not
+  // stop every other for hours. When the URL sets no options of its own.
+  std::chrono::milliseconds idle_write_timeout{60'000};
 };
 
 absl::StatusOr<std::unique_ptr<games::Store>> OpenPostgresStore(const std::string& url, OpenMode mode,

@@ -229,7 +229,7 @@ TEST_P(DatabaseServiceTest, WritesAreRefusedUnlessTheOperatorAllowsThem) {
   EXPECT_TRUE(absl::StrContains(status.error_message(), "--db-writers")) << status.error_message();
   // A list of writers, and a client without a certificate (in process).
   WritePolicy listed;
-  listed.writers = {"scribe-test-client"};
+  listed.writers = {"cn:scribe-test-client"};
   Start(listed);
   status = Import({Message(Tsn({RandomJudged(1)}), "x")}, &response);
   EXPECT_EQ(status.error_code(), grpc::StatusCode::PERMISSION_DENIED);

@@ -339,6 +339,31 @@ TEST_F(PostgresStoreTest, SecondWriterGetsTheLockWhenTheFirstCommitsInTime) {
   EXPECT_OK(other->Commit());
 }
 
+// A writer that stops answering inside its write (its process frozen, its
+// machine cut off) does not hold the writer lock for long: the server ends
+// a transaction idle past PostgresOptions::idle_write_timeout (a minute
+// by default; here half a second), and the next writer gets the lock. The
+// frozen writer's commit then fails: nothing of its write is kept.
+TEST_F(PostgresStoreTest, AWriterIdleInsideItsWriteLosesTheLock) {
+  PostgresOptions idle;
+  idle.idle_write_timeout = std::chrono::milliseconds(500);
+  ASSERT_OK_AND_ASSIGN(auto frozen, OpenPostgresStore(url_, OpenMode::kExisting, idle));
+  PostgresOptions patient;
+  patient.lock_timeout = std::chrono::seconds(20);
+  ASSERT_OK_AND_ASSIGN(auto other, OpenPostgresStore(url_, OpenMode::kExisting, patient));
+  ASSERT_OK(frozen->BeginWrite());
+  ASSERT_OK(frozen->SetSetting("frozen", "1"));
+  const auto start = steady_clock::now();
+  ASSERT_OK(other->BeginWrite());  // waits for the server to end the idle write
+  const auto waited = steady_clock::now() - start;
+  EXPECT_LT(waited, std::chrono::seconds(10));
+  ASSERT_OK(other->Commit());
+  EXPECT_FALSE(frozen->Commit().ok());
+  auto setting = store_->Setting("frozen");
+  ASSERT_TRUE(setting.ok()) << setting.status();
+  EXPECT_FALSE(setting->has_value()) << "nothing of the ended write is kept";
+}
+
 TEST_F(PostgresStoreTest, ReaderSeesOnlyCommittedData) {
   ASSERT_OK_AND_ASSIGN(auto reader, OpenPostgresStore(url_, OpenMode::kExisting));
   ASSERT_OK(store_->BeginWrite());
