@@ -74,6 +74,89 @@ double Percentile(std::vector<double> v, double p) {
   return v[std::min(v.size() - 1, static_cast<size_t>(p * static_cast<double>(v.size())))];
 }
 
+// The searches beside the import, open loop: search k is due at
+// first + k * period, whether or not the ones before have answered (up to
+// kThreads in flight), and its latency counts from then; each is counted
+// as during the import or after it (quiet).
+class Searches {
+ public:
+  static constexpr int kThreads = 8;
+  Searches(v1::GameDatabase::Stub* stub, const Options& o, std::string start_position)
+      : stub_(stub), o_(o), start_position_(std::move(start_position)), first_(Clock::now()) {
+    for (int t = 0; t < (o.search_rate > 0 ? kThreads : 0); ++t) threads_.emplace_back([this] { Run(); });
+  }
+  void ImportEnded() { importing_.store(false); }
+  void Stop() {
+    searching_.store(false);
+    for (std::thread& t : threads_) t.join();
+  }
+  std::vector<double> during_ms, quiet_ms;
+  int64_t failed = 0;
+
+ private:
+  void Run() {
+    const auto period = std::chrono::duration<double>(1.0 / o_.search_rate);
+    while (searching_.load()) {
+      const int64_t k = next_.fetch_add(1);
+      const auto due = first_ + std::chrono::duration_cast<Clock::duration>(period * static_cast<double>(k));
+      std::this_thread::sleep_until(due);
+      if (!searching_.load()) return;
+      v1::ListGamesRequest request;
+      // Alternately: a player's games by date, and the start position's first page.
+      if (k % 2 == 0) {
+        request.mutable_filter()->set_player(o_.player);
+        request.set_order(v1::GAME_ORDER_DATE);
+      } else {
+        request.mutable_filter()->mutable_ruleset()->set_reference("finkel");
+        request.mutable_filter()->set_position(start_position_);
+      }
+      request.set_page_size(50);
+      grpc::ClientContext context;
+      context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(10));
+      v1::ListGamesResponse response;
+      const grpc::Status status = stub_->ListGames(&context, request, &response);
+      const double ms = std::chrono::duration<double, std::milli>(Clock::now() - due).count();
+      std::lock_guard<std::mutex> lock(mu_);
+      (importing_.load() ? during_ms : quiet_ms).push_back(ms);
+      failed += status.ok() ? 0 : 1;
+    }
+  }
+  v1::GameDatabase::Stub* stub_;
+  const Options& o_;
+  const std::string start_position_;
+  const Clock::time_point first_;
+  std::atomic<bool> importing_{true}, searching_{true};
+  std::atomic<int64_t> next_{0};
+  std::mutex mu_;
+  std::vector<std::thread> threads_;
+};
+
+// The games as one ImportGames stream, --per-message records a message.
+struct Imported {
+  grpc::Status status;
+  v1::ImportGamesResponse response;
+  int64_t sent = 0;
+  double seconds = 0;
+};
+Imported Import(v1::GameDatabase::Stub* stub, const std::vector<std::string>& games, const Options& o) {
+  Imported out;
+  const auto start = Clock::now();
+  grpc::ClientContext context;
+  auto stream = stub->ImportGames(&context, &out.response);
+  const size_t per = static_cast<size_t>(o.per_message);
+  for (size_t i = 0, k = 0; i < games.size(); i += per, ++k) {
+    v1::ImportGamesRequest request;
+    std::string* text = request.mutable_input()->mutable_text();
+    for (size_t j = i; j < std::min(games.size(), i + per); ++j, ++out.sent) text->append(games[j]);
+    request.set_source(o.source + "/" + std::to_string(k));
+    if (!stream->Write(request)) break;
+  }
+  stream->WritesDone();
+  out.status = stream->Finish();
+  out.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  return out;
+}
+
 int Main(int argc, char** argv) {
   CLI::App app{"db_stream: import games through GameDatabase/ImportGames while searching"};
   Options o;
@@ -88,7 +171,8 @@ int Main(int argc, char** argv) {
   app.add_option("files", o.files, "TSN files")->required();
   CLI11_PARSE(app, argc, argv);
   const std::vector<std::string> games = ReadGames(o);
-  if (games.empty()) {
+  auto rules = LoadRuleset("finkel");
+  if (games.empty() || !rules.ok()) {
     std::fprintf(stderr, "db_stream: no game in the files\n");
     return 2;
   }
@@ -98,96 +182,34 @@ int Main(int argc, char** argv) {
       grpc::CreateCustomChannel(o.import_target, grpc::InsecureChannelCredentials(), args));
   auto searcher = v1::GameDatabase::NewStub(grpc::CreateCustomChannel(
       o.search_target.empty() ? o.import_target : o.search_target, grpc::InsecureChannelCredentials(), args));
-
-  // The start position (every game passes through it: the largest match).
-  auto rules = LoadRuleset("finkel");
-  if (!rules.ok()) return 2;
-  const std::string start_position = PositionToString(**rules, StartPosition(**rules));
-  std::atomic<bool> importing{true};
-  std::atomic<bool> searching{true};
-  std::vector<double> latencies_ms, quiet_ms;
-  std::map<int, int64_t> search_codes;
-  std::mutex mu;  // guards the three above
-  // Open loop: search k is due at first + k * period, whether or not the
-  // ones before have answered (up to kSearchThreads in flight), and its
-  // latency counts from then.
-  constexpr int kSearchThreads = 8;
-  std::atomic<int64_t> next_search{0};
-  const auto first = Clock::now();
-  std::vector<std::thread> search_threads;
-  for (int t = 0; t < (o.search_rate > 0 ? kSearchThreads : 0); ++t) {
-    search_threads.emplace_back([&] {
-      const auto period = std::chrono::duration<double>(1.0 / o.search_rate);
-      while (searching.load()) {
-        const int64_t k = next_search.fetch_add(1);
-        const auto due = first + std::chrono::duration_cast<Clock::duration>(period * static_cast<double>(k));
-        std::this_thread::sleep_until(due);
-        if (!searching.load()) return;
-        v1::ListGamesRequest request;
-        // Alternately: a player's games by date, and the start position's first page.
-        if (k % 2 == 0) {
-          request.mutable_filter()->set_player(o.player);
-          request.set_order(v1::GAME_ORDER_DATE);
-        } else {
-          request.mutable_filter()->mutable_ruleset()->set_reference("finkel");
-          request.mutable_filter()->set_position(start_position);
-        }
-        request.set_page_size(50);
-        grpc::ClientContext context;
-        context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(10));
-        v1::ListGamesResponse response;
-        const grpc::Status status = searcher->ListGames(&context, request, &response);
-        const double ms = std::chrono::duration<double, std::milli>(Clock::now() - due).count();
-        std::lock_guard<std::mutex> lock(mu);
-        (importing.load() ? latencies_ms : quiet_ms).push_back(ms);
-        ++search_codes[status.error_code()];
-      }
-    });
-  }
-
-  const auto start = Clock::now();
-  grpc::ClientContext context;
-  v1::ImportGamesResponse response;
-  auto stream = importer->ImportGames(&context, &response);
-  int64_t sent = 0;
-  for (size_t i = 0, k = 0; i < games.size(); i += static_cast<size_t>(o.per_message), ++k) {
-    v1::ImportGamesRequest request;
-    std::string* text = request.mutable_input()->mutable_text();
-    for (size_t j = i; j < std::min(games.size(), i + static_cast<size_t>(o.per_message)); ++j) {
-      text->append(games[j]);
-      ++sent;
-    }
-    request.set_source(o.source + "/" + std::to_string(k));
-    if (!stream->Write(request)) break;
-  }
-  stream->WritesDone();
-  const grpc::Status status = stream->Finish();
-  const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  importing.store(false);
+  // The start position: every game passes through it (the largest match).
+  Searches searches(searcher.get(), o, PositionToString(**rules, StartPosition(**rules)));
+  const Imported imported = Import(importer.get(), games, o);
+  searches.ImportEnded();
   std::this_thread::sleep_for(std::chrono::duration<double>(o.search_rate > 0 ? o.quiet_seconds : 0));
-  searching.store(false);
-  for (std::thread& t : search_threads) t.join();
-  if (!status.ok()) {
-    std::fprintf(stderr, "db_stream: ImportGames: %d %s\n", status.error_code(), status.error_message().c_str());
+  searches.Stop();
+  if (!imported.status.ok()) {
+    std::fprintf(stderr, "db_stream: ImportGames: %d %s\n", imported.status.error_code(),
+                 imported.status.error_message().c_str());
     return 1;
   }
-  std::printf("import: %lld games sent in %.2f s: %.0f games/s; added %lld, known %lld, new sources %lld, rejected %lld\n",
-              static_cast<long long>(sent), seconds, static_cast<double>(sent) / seconds,
-              static_cast<long long>(response.added()), static_cast<long long>(response.known_sources()),
-              static_cast<long long>(response.new_sources()), static_cast<long long>(response.rejected()));
-  int64_t failed = 0;
-  for (const auto& [code, n] : search_codes) failed += code == 0 ? 0 : n;
-  std::printf("search: %zu calls, %lld failed; p50 %.1f ms, p90 %.1f ms, p99 %.1f ms, max %.1f ms\n",
-              latencies_ms.size(), static_cast<long long>(failed), Percentile(latencies_ms, 0.5),
-              Percentile(latencies_ms, 0.9), Percentile(latencies_ms, 0.99), Percentile(latencies_ms, 1.0));
-  std::printf("search, quiet (after the import): %zu calls; p50 %.1f ms, p99 %.1f ms, max %.1f ms\n",
-              quiet_ms.size(), Percentile(quiet_ms, 0.5), Percentile(quiet_ms, 0.99), Percentile(quiet_ms, 1.0));
+  const v1::ImportGamesResponse& r = imported.response;
+  const double rate = static_cast<double>(imported.sent) / imported.seconds;
+  const std::vector<double>& during = searches.during_ms;
+  const std::vector<double>& quiet = searches.quiet_ms;
+  std::printf("import: %lld games sent in %.2f s: %.0f games/s; added %lld, known %lld, rejected %lld\n",
+              static_cast<long long>(imported.sent), imported.seconds, rate, static_cast<long long>(r.added()),
+              static_cast<long long>(r.known_sources()), static_cast<long long>(r.rejected()));
+  std::printf("search during the import: %zu calls, %lld failed; p50 %.1f ms, p90 %.1f ms, p99 %.1f ms, max %.1f ms\n",
+              during.size(), static_cast<long long>(searches.failed), Percentile(during, 0.5),
+              Percentile(during, 0.9), Percentile(during, 0.99), Percentile(during, 1.0));
+  std::printf("search, quiet (after the import): %zu calls; p50 %.1f ms, p99 %.1f ms, max %.1f ms\n", quiet.size(),
+              Percentile(quiet, 0.5), Percentile(quiet, 0.99), Percentile(quiet, 1.0));
   std::printf("result games=%lld seconds=%.3f games_per_s=%.0f added=%lld searches=%zu search_failed=%lld "
               "search_p50_ms=%.2f search_p99_ms=%.2f search_max_ms=%.2f quiet_p50_ms=%.2f quiet_p99_ms=%.2f\n",
-              static_cast<long long>(sent), seconds, static_cast<double>(sent) / seconds,
-              static_cast<long long>(response.added()), latencies_ms.size(), static_cast<long long>(failed),
-              Percentile(latencies_ms, 0.5), Percentile(latencies_ms, 0.99), Percentile(latencies_ms, 1.0),
-              Percentile(quiet_ms, 0.5), Percentile(quiet_ms, 0.99));
+              static_cast<long long>(imported.sent), imported.seconds, rate, static_cast<long long>(r.added()),
+              during.size(), static_cast<long long>(searches.failed), Percentile(during, 0.5),
+              Percentile(during, 0.99), Percentile(during, 1.0), Percentile(quiet, 0.5), Percentile(quiet, 0.99));
   return 0;
 }
 
