@@ -4,7 +4,11 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <map>
+#include <mutex>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -20,6 +24,49 @@
 #include "service/requests.h"
 
 namespace scribe::service {
+
+// Ends a stream that sends nothing for `seconds` (cancels its call, so
+// the Read waiting for it returns): an idle client must not hold a call's
+// slot and its batch for ever. Touch() after each message.
+class IdleWatch {
+ public:
+  IdleWatch(grpc::ServerContext* context, int seconds) : context_(context), seconds_(seconds), last_(Now()) {
+    if (seconds_ <= 0 || context_ == nullptr) return;
+    thread_ = std::thread([this] {
+      std::unique_lock<std::mutex> lock(mu_);
+      while (!done_) {
+        cv_.wait_for(lock, std::chrono::milliseconds(200));
+        if (!done_ && Now() - last_.load() > std::chrono::seconds(seconds_)) {
+          fired_.store(true);
+          context_->TryCancel();
+          return;
+        }
+      }
+    });
+  }
+  ~IdleWatch() {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      done_ = true;
+    }
+    cv_.notify_all();
+    if (thread_.joinable()) thread_.join();
+  }
+  void Touch() { last_.store(Now()); }
+  bool fired() const { return fired_.load(); }
+
+ private:
+  static std::chrono::steady_clock::time_point Now() { return std::chrono::steady_clock::now(); }
+  grpc::ServerContext* context_;
+  const int seconds_;
+  std::atomic<std::chrono::steady_clock::time_point> last_;
+  std::atomic<bool> fired_{false};
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool done_ = false;
+  std::thread thread_;
+};
+
 namespace {
 
 // The answer lists this many rejected records; the rest are counted.
@@ -59,7 +106,14 @@ grpc::Status GameDatabaseImpl::ImportGames(grpc::ServerContext* context,
     grpc::Status status;
     std::thread worker([&] {
       if (options_.import_nice > 0) (void)setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), options_.import_nice);
-      status = Import(call, reader, response);
+      IdleWatch idle(context, options_.stream_idle_seconds);
+      status = Import(call, reader, response, idle);
+      if (idle.fired()) {
+        status = Error(grpc::StatusCode::DEADLINE_EXCEEDED,
+                       absl::StrCat("the stream sent nothing for ", options_.stream_idle_seconds,
+                                    " s and was ended; the batches committed before are kept"),
+                       "STREAM_IDLE");
+      }
     });
     worker.join();
     return status;
@@ -67,7 +121,7 @@ grpc::Status GameDatabaseImpl::ImportGames(grpc::ServerContext* context,
 }
 
 grpc::Status GameDatabaseImpl::Import(Call& call, grpc::ServerReader<v1::ImportGamesRequest>* reader,
-                                      v1::ImportGamesResponse* response) {
+                                      v1::ImportGamesResponse* response, IdleWatch& idle) {
   absl::StatusOr<StorePool::Lease> lease = pool_->Acquire();
   if (!lease.ok()) return FromAbsl(lease.status());
   games::ImportOptions options;
@@ -78,6 +132,7 @@ grpc::Status GameDatabaseImpl::Import(Call& call, grpc::ServerReader<v1::ImportG
   if (!importer.ok()) return DatabaseError(*lease, importer.status());
   v1::ImportGamesRequest request;
   for (int message = 0; reader->Read(&request); ++message) {
+    idle.Touch();
     if (call.cancelled()) return call.Stopped();
     std::vector<FieldViolation> violations;
     CheckName(request.source(), "source", &violations);

@@ -21,6 +21,8 @@
 
 namespace scribe::service {
 
+class IdleWatch;  // database_import.cc
+
 struct DatabaseOptions {
   WritePolicy writers;
   // Games an import stream commits at once: a stream cut short keeps the
@@ -33,6 +35,8 @@ struct DatabaseOptions {
   int players_seconds = 30;
   // The nice value of an import's threads (0: the server's): reads first.
   int import_nice = 10;
+  // An import stream that sends nothing this long is ended (0: never).
+  int stream_idle_seconds = 60;
 };
 
 class GameDatabaseImpl final : public v1::GameDatabase::Service {
@@ -57,9 +61,10 @@ class GameDatabaseImpl final : public v1::GameDatabase::Service {
   void Stop() { refresher_.Stop(); }
 
  private:
-  // The body of ImportGames (database_import.cc).
+  // The body of ImportGames (database_import.cc), watched for a client
+  // that goes quiet.
   grpc::Status Import(Call& call, grpc::ServerReader<v1::ImportGamesRequest>* reader,
-                      v1::ImportGamesResponse* response);
+                      v1::ImportGamesResponse* response, IdleWatch& idle);
 
   std::unique_ptr<StorePool> pool_;
   DatabaseOptions options_;

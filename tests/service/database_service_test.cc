@@ -10,6 +10,7 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "absl/strings/match.h"
@@ -88,7 +89,7 @@ class DatabaseServiceTest : public ::testing::TestWithParam<storage::TestBackend
   }
   void TearDown() override { Stop(); }
 
-  void Start(const WritePolicy& writers) {
+  void Start(const WritePolicy& writers, int stream_idle_seconds = 60) {
     Stop();
     auto pool = StorePool::Open(location_, 4);
     ASSERT_TRUE(pool.ok()) << pool.status();
@@ -96,6 +97,7 @@ class DatabaseServiceTest : public ::testing::TestWithParam<storage::TestBackend
     options.writers = writers;
     options.batch_games = 7;  // several batches, and level merges, in a small import
     options.players_seconds = 0;
+    options.stream_idle_seconds = stream_idle_seconds;
     gate_ = std::make_unique<Gate>(16, &metrics_);
     service_ = std::make_unique<GameDatabaseImpl>(*std::move(pool), options, ServiceOptions{}, gate_.get(),
                                                   std::make_shared<EvaluatorSource::TablesByDigest>());
@@ -236,6 +238,30 @@ TEST_P(DatabaseServiceTest, WritesAreRefusedUnlessTheOperatorAllowsThem) {
   EXPECT_TRUE(absl::StrContains(status.error_message(), "sent none")) << status.error_message();
   // Nothing was stored, and reads are open.
   EXPECT_EQ(Total(), 0);
+}
+
+// A client that opens a stream and goes quiet holds neither a call's slot
+// nor its batch for long: the stream is ended, the batches committed
+// before it are kept, the one being filled is not.
+TEST_P(DatabaseServiceTest, AStreamThatGoesQuietIsEndedKeepingWhatWasCommitted) {
+  WritePolicy open;
+  open.open = true;
+  Start(open, 1);
+  std::vector<JudgedRecord> games;
+  for (uint64_t seed = 1; seed <= 10; ++seed) games.push_back(RandomJudged(seed));
+  grpc::ClientContext context;
+  v1::ImportGamesResponse response;
+  auto writer = stub_->ImportGames(&context, &response);
+  ASSERT_TRUE(writer->Write(Message(Tsn(games), "quiet")));  // 10 games: a batch of 7 committed
+  std::this_thread::sleep_for(std::chrono::milliseconds(2500));
+  const grpc::Status status = writer->Finish();
+  EXPECT_FALSE(status.ok());
+  EXPECT_EQ(gate_->in_flight(), 0) << "the call's slot is free";
+  EXPECT_EQ(Total(), 7) << "the committed batch is kept, the one being filled is not";
+  // Sent again, the stream completes the import.
+  ASSERT_TRUE(Import({Message(Tsn(games), "quiet")}, &response).ok());
+  EXPECT_EQ(response.known_sources(), 7);
+  EXPECT_EQ(response.added(), 3);
 }
 
 TEST_P(DatabaseServiceTest, PagesWalkEveryMatchOnceAndATokenBelongsToItsQuery) {
