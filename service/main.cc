@@ -131,7 +131,8 @@ bool LoadTables(const std::vector<std::string>& paths, ServiceOptions* options) 
 // its schema made or migrated.
 absl::StatusOr<std::unique_ptr<GameDatabaseImpl>> OpenDatabase(Flags& flags, ScribeServiceImpl& service) {
   absl::Status checked = CheckDatabaseFlags(&flags);
-  if (!checked.ok() || flags.db.empty()) return checked;
+  if (!checked.ok()) return checked;
+  if (flags.db.empty()) return std::unique_ptr<GameDatabaseImpl>();
   const WritePolicy& writers = flags.db_options.writers;
   absl::StatusOr<std::unique_ptr<StorePool>> pool =
       StorePool::Open(flags.db, std::min(flags.options.max_concurrent_calls, 16));
