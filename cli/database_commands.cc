@@ -22,6 +22,22 @@
 
 namespace scribe {
 
+absl::StatusOr<const games::KnownRules*> RulesOf(games::Store& store, games::RulesCache& cache,
+                                                 const std::string& ref) {
+  if (!ref.empty()) {
+    auto rules = CliRuleset(ref);
+    if (!rules.ok()) return rules.status();
+    return cache.ByDigest((*rules)->digest);
+  }
+  auto rows = store.Rulesets();
+  if (!rows.ok()) return rows.status();
+  if (rows->size() != 1) {
+    return absl::InvalidArgumentError(rows->empty() ? "the database holds no game"
+                                                    : "the database holds games of several rulesets: give --ruleset");
+  }
+  return cache.ById(rows->front().id);
+}
+
 int DatabaseError(const std::string& command, const absl::Status& status) {
   std::cerr << "scribe: db " << command << ": " << TerminalText(status.message()) << "\n";
   return kExitUsage;
@@ -203,6 +219,7 @@ void AddDatabaseCommands(CLI::App& app, CommandRegistry& registry) {
   import->add_option("--batch", i.batch, "games per transaction")->check(CLI::Range(1, 1000000));
   AddDatabaseQueries(*db, registry);
   AddPlayerCommand(*db, registry);
+  AddPagesCommand(*db, registry);
   auto [exp, e] = registry.Add(*db, "export", "Write the stored games (or those matching) as records", CmdExport);
   exp->add_option("--db", e.db, "a SQLite file or a postgresql:// URL");
   exp->add_option("--to", e.to, "output format")->check(CLI::IsMember(FormatNames()));

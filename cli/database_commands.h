@@ -10,6 +10,7 @@
 #include "CLI/CLI.hpp"
 #include "absl/status/status.h"
 #include "cli/command.h"
+#include "games/rules_cache.h"
 #include "games/store.h"
 
 namespace scribe {
@@ -36,8 +37,14 @@ void AddFilterOptions(CLI::App* app, GameFilters& f);
 // does not hold (says so) or a bad value.
 absl::Status MakeQuery(games::Store& store, const GameFilters& f, games::GameQuery* q);
 
+// The rules of --ruleset `ref` among the database's, or (ref empty) the
+// database's only ruleset: INVALID_ARGUMENT when it holds none or several.
+absl::StatusOr<const games::KnownRules*> RulesOf(games::Store& store, games::RulesCache& cache,
+                                                 const std::string& ref);
+
 void AddDatabaseQueries(CLI::App& db, CommandRegistry& registry);
 void AddPlayerCommand(CLI::App& db, CommandRegistry& registry);
+void AddPagesCommand(CLI::App& db, CommandRegistry& registry);
 
 }  // namespace scribe
 

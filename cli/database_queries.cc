@@ -36,22 +36,6 @@ void AddPositionOptions(CLI::App* app, PositionOptions& p, bool start_default) {
   if (start_default) app->add_option("--ruleset", p.ruleset, "the ruleset of --position (default: the database's only one)");
 }
 
-absl::StatusOr<const games::KnownRules*> RulesOf(games::Store& store, games::RulesCache& cache,
-                                                 const std::string& ref) {
-  if (!ref.empty()) {
-    auto rules = CliRuleset(ref);
-    if (!rules.ok()) return rules.status();
-    return cache.ByDigest((*rules)->digest);
-  }
-  auto rows = store.Rulesets();
-  if (!rows.ok()) return rows.status();
-  if (rows->size() != 1) {
-    return absl::InvalidArgumentError(rows->empty() ? "the database holds no game"
-                                                    : "the database holds games of several rulesets: give --ruleset");
-  }
-  return cache.ById(rows->front().id);
-}
-
 absl::StatusOr<games::PositionTarget> Target(games::Store& store, games::RulesCache& cache,
                                              const PositionOptions& p) {
   games::PositionTarget target;

@@ -15,7 +15,6 @@
 #include "review/review_text.h"
 
 namespace scribe {
-namespace {
 
 std::string Html(absl::string_view text) {
   std::string out;
@@ -32,6 +31,23 @@ std::string Html(absl::string_view text) {
   }
   return out;
 }
+
+std::string InlineSvg(absl::string_view svg) {
+  const size_t at = svg.find("<svg");
+  return std::string(at == absl::string_view::npos ? svg : svg.substr(at));
+}
+
+std::string PageHead(absl::string_view title, absl::string_view body_class) {
+  return absl::StrCat("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n",
+                      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n",
+                      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+                      "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">\n",
+                      "<title>", Html(title), "</title>\n<style>", kReviewPageCss, "</style>\n",
+                      "</head>\n<body", body_class.empty() ? "" : absl::StrCat(" class=\"", body_class, "\""),
+                      ">\n");
+}
+
+namespace {
 
 // A value as JSON (nlohmann's writer) that is safe inside <script>: the
 // characters that could end the element or start markup ("<", ">", "&")
@@ -57,11 +73,6 @@ std::string ScriptJson(const nlohmann::json& value) {
 
 // An SVG document without what comes before its <svg> element (the XML
 // declaration), so that it can stand inside HTML.
-std::string InlineSvg(absl::string_view svg) {
-  const size_t at = svg.find("<svg");
-  return std::string(at == absl::string_view::npos ? svg : svg.substr(at));
-}
-
 // Every ply's board, compactly: the boards' distinct lines once, and each
 // board as runs [first line, count] into them (a board shares most of its
 // lines with the others: the frame, the tiles, the rosettes).
@@ -207,13 +218,8 @@ absl::StatusOr<std::string> ReviewPage(const v1::GameRecord& record, const Annot
       absl::StrCat(PlayerLabel(review.players[kLight]), " against ", PlayerLabel(review.players[kDark]));
   const std::string kind = review.exact ? "exact" : "estimate";
 
-  std::string out;
-  absl::StrAppend(&out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n",
-                  "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n",
-                  "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
-                  "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">\n",
-                  "<title>", Html(title), " \u2014 Scribe review</title>\n<style>", kReviewPageCss, "</style>\n",
-                  "</head>\n<body>\n<header>\n");
+  std::string out = PageHead(absl::StrCat(title, " \u2014 Scribe review"));
+  out += "<header>\n";
   if (!options.index_link.empty()) {
     absl::StrAppend(&out, "<p class=\"back\"><a href=\"", Html(options.index_link), "\">\u2190 all games</a></p>\n");
   }
@@ -284,13 +290,8 @@ absl::StatusOr<std::string> ReviewPage(const v1::GameRecord& record, const Annot
 }
 
 std::string CollectionPage(const CollectionReview& c) {
-  std::string out;
-  absl::StrAppend(&out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n",
-                  "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n",
-                  "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
-                  "style-src 'unsafe-inline'; script-src 'unsafe-inline'\">\n",
-                  "<title>Scribe review of ", c.games.size(), " games</title>\n<style>", kReviewPageCss,
-                  "</style>\n</head>\n<body class=\"index\">\n<header>\n<h1>", c.games.size(),
+  std::string out = PageHead(absl::StrCat("Scribe review of ", c.games.size(), " games"), "index");
+  absl::StrAppend(&out, "<header>\n<h1>", c.games.size(),
                   c.games.size() == 1 ? " game" : " games", "</h1>\n<p class=\"basis ",
                   c.exact ? "exact" : "estimate", "\">Chances from ", Html(c.evaluator), ": <b>",
                   c.exact ? "exact" : "estimates", "</b>. Click a column to sort.</p>\n</header>\n<main>\n");

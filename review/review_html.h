@@ -19,6 +19,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "records/squares.h"
 #include "review/annotate.h"
 #include "review/collection.h"
@@ -33,6 +34,15 @@ struct PageOptions {
   std::string index_link;
   std::string source;  // where the record came from, shown under the title
 };
+
+// The pieces every page of Scribe's shares (the database's pages too,
+// games/pages.h): text escaped for HTML (& < > " '), an SVG document as an
+// inline element (its XML declaration dropped), and a page's head (the
+// doctype, a Content-Security-Policy that allows no network request, the
+// style) up to and including <body> (of the class given, if any).
+std::string Html(absl::string_view text);
+std::string InlineSvg(absl::string_view svg);
+std::string PageHead(absl::string_view title, absl::string_view body_class = "");
 
 // The page of one game. INVALID_ARGUMENT without winning chances.
 absl::StatusOr<std::string> ReviewPage(const v1::GameRecord& record, const AnnotatedRecord& annotated,
