@@ -429,6 +429,15 @@ check_player() {
     "$SCRIBE" db player --db "$db" Nobody
   check "[$b] player: names are matched exactly" 2 'no game of a player named "ann"' -- \
     "$SCRIBE" db player --db "$db" ann
+  # Pages (the browser test drives them; here what the command says).
+  check "[$b] pages: Ann's and an unknown player's" 0 "^wrote $TMP/pages-$b/index.html: 1 players, 2 games reviewed$" -- \
+    "$SCRIBE" db pages --db "$db" --out "$TMP/pages-$b" --player Ann --player Nobody --games 2 --plies 1
+  check "[$b] pages: an unknown player is said, not a page" 0 'no game of a player named "Nobody"; no page' -- \
+    "$SCRIBE" db pages --db "$db" --out "$TMP/pages-$b" --player Nobody --games 2 --plies 0
+  check "[$b] pages: Ann's page links her games' pages" 0 'href="../games/' -- cat "$TMP/pages-$b/players/Ann.html"
+  : >"$TMP/a-file-$b"
+  check "[$b] pages: --out under a file" 2 "^scribe: db pages: cannot make $TMP/a-file-$b/x/explorer: " -- \
+    "$SCRIBE" db pages --db "$db" --out "$TMP/a-file-$b/x"
 }
 
 # 6. Export: the records convert writes; export, import, export: the same.
