@@ -18,7 +18,8 @@
 
 const { test, describe, before, after } = require('node:test');
 const assert = require('node:assert/strict');
-const { spawn, spawnSync } = require('node:child_process');
+const { spawnSync } = require('node:child_process');
+const scribedProcess = require('./scribed_process');
 const fs = require('node:fs');
 const path = require('node:path');
 const grpc = require('@grpc/grpc-js');
@@ -71,36 +72,9 @@ function messages(prefix, seeds, light, dark) {
   return seeds.map((seed) => ({ input: { text: game(seed, light, dark) }, source: `${prefix}/seed-${seed}` }));
 }
 
-// Starts scribed on a free loopback port; resolves with
-// { proc, address, log }.
-function startServer(args) {
-  return new Promise((resolve, reject) => {
-    const proc = spawn(SCRIBED, ['--listen', '127.0.0.1:0', '--metrics-interval-seconds', '0', ...args],
-      { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let log = '';
-    const timer = setTimeout(() => reject(new Error('scribed did not start: ' + log)), 20000);
-    proc.stdout.on('data', (chunk) => {
-      out += chunk;
-      const m = out.match(/listening on port (\d+)/);
-      if (m) {
-        clearTimeout(timer);
-        resolve({ proc, address: `127.0.0.1:${m[1]}`, log: () => log });
-      }
-    });
-    proc.stderr.on('data', (chunk) => { log += chunk; });
-    proc.on('exit', (code) => { clearTimeout(timer); reject(new Error(`scribed exited with ${code}: ${log}`)); });
-  });
-}
-
-function stopServer(server) {
-  return new Promise((resolve) => {
-    if (server.proc.exitCode !== null) { resolve(server.proc.exitCode); return; }
-    server.proc.removeAllListeners('exit');
-    server.proc.on('exit', (code) => resolve(code));
-    server.proc.kill('SIGTERM');
-  });
-}
+// scribed on a free loopback port (scribed_process.js).
+const startServer = (args) => scribedProcess.startServer(SCRIBED, args);
+const { stopServer } = scribedProcess;
 
 // Resolves once the server's log matches (it logs the database's line
 // before it prints its port, the serving line just after).

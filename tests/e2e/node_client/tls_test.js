@@ -8,7 +8,8 @@
 
 const { test, describe, before, after } = require('node:test');
 const assert = require('node:assert/strict');
-const { spawn, spawnSync } = require('node:child_process');
+const { spawnSync } = require('node:child_process');
+const scribedProcess = require('./scribed_process');
 const fs = require('node:fs');
 const path = require('node:path');
 const grpc = require('@grpc/grpc-js');
@@ -29,35 +30,9 @@ const loadOptions = {
 const scribe = grpc.loadPackageDefinition(protoLoader.loadSync('scribe/v1/scribe_service.proto', loadOptions));
 const health = grpc.loadPackageDefinition(protoLoader.loadSync('grpc/health/v1/health.proto', loadOptions));
 
-// Starts scribed with TLS flags on a free loopback port; resolves with
-// { proc, address, log }.
-function startServer(tlsArgs) {
-  return new Promise((resolve, reject) => {
-    const proc = spawn(SCRIBED, ['--listen', '127.0.0.1:0', '--metrics-interval-seconds', '0', ...tlsArgs],
-      { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let log = '';
-    const timer = setTimeout(() => reject(new Error('scribed did not start: ' + log)), 20000);
-    proc.stdout.on('data', (chunk) => {
-      out += chunk;
-      const m = out.match(/listening on port (\d+)/);
-      if (m) {
-        clearTimeout(timer);
-        resolve({ proc, address: `127.0.0.1:${m[1]}`, log: () => log });
-      }
-    });
-    proc.stderr.on('data', (chunk) => { log += chunk; });
-    proc.on('exit', (code) => { clearTimeout(timer); reject(new Error(`scribed exited with ${code}: ${log}`)); });
-  });
-}
-
-function stopServer(server) {
-  return new Promise((resolve) => {
-    server.proc.removeAllListeners('exit');
-    server.proc.on('exit', (code) => resolve(code));
-    server.proc.kill('SIGTERM');
-  });
-}
+// scribed on a free loopback port (scribed_process.js).
+const startServer = (args) => scribedProcess.startServer(SCRIBED, args);
+const { stopServer } = scribedProcess;
 
 // The credentials of each kind of client.
 const clients = {
