@@ -153,6 +153,9 @@ std::unique_ptr<grpc::Server> StartServer(const Flags& flags, std::shared_ptr<gr
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   grpc::ServerBuilder builder;
   builder.AddListeningPort(flags.listen, credentials, port);
+  // A port another server holds is an error, not shared (gRPC's default
+  // SO_REUSEPORT let a second scribed start on it and take half its calls).
+  builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
   builder.RegisterService(service);
   if (database != nullptr) builder.RegisterService(database);
   builder.RegisterService(health);
