@@ -127,23 +127,8 @@ name = dep["metadata"]["name"]
 check(len(patches) == 1 and patches[0].get("target", {}).get("kind") == "Deployment"
       and patches[0]["target"].get("name") == name, f"one patch, of the Deployment {name}", patches)
 
-def apply(doc, ops):
-    doc = copy.deepcopy(doc)
-    for op in ops:
-        keys = op["path"].lstrip("/").split("/")
-        at = doc
-        for k in keys[:-1]:
-            at = at[int(k)] if isinstance(at, list) else at[k]
-        last = keys[-1]
-        assert op["op"] in ("add", "replace"), op
-        if isinstance(at, list):
-            if last == "-": at.append(op["value"])
-            elif op["op"] == "add": at.insert(int(last), op["value"])
-            else: at[int(last)] = op["value"]
-        else:
-            assert op["op"] == "add" or last in at, f"replace of a missing {op['path']}"
-            at[last] = op["value"]
-    return doc
+sys.path.insert(0, f"{root}/tests/e2e")
+from json_patch import apply  # as kustomize applies it
 ops = load(f"{over_dir}/{patches[0]['path']}")
 patched = apply(dep, ops)
 with open(f"{tmp}/patched.json", "w") as f: json.dump(patched, f)
@@ -449,26 +434,18 @@ fi
 # 127.0.0.1: scribed's and PostgreSQL's), a listed writer, an unlisted reader.
 certs="$tmp/certs"
 mkdir -p "$certs"
-openssl_quiet() {
-  if ! openssl "$@" >"$certs/openssl.log" 2>&1; then fail "openssl $1" "$(cat "$certs/openssl.log")"; finish; fi
-}
-openssl_quiet req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 \
-  -subj "/CN=Scribe deploy test CA" -keyout "$certs/ca.key" -out "$certs/ca.crt" \
-  -addext "basicConstraints=critical,CA:true" -addext "keyUsage=critical,keyCertSign,cRLSign"
-leaf() {
-  openssl_quiet req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -subj "/CN=$2" \
-    -keyout "$certs/$1.key" -out "$certs/$1.csr"
-  printf '%s\n' "$3" >"$certs/$1.ext"
-  openssl_quiet x509 -req -in "$certs/$1.csr" -CA "$certs/ca.crt" -CAkey "$certs/ca.key" -CAcreateserial -days 2 \
-    -extfile "$certs/$1.ext" -out "$certs/$1.crt"
-}
-leaf server localhost "subjectAltName=DNS:localhost,IP:127.0.0.1
+source "$ROOT/tests/e2e/certs_lib.sh"
+make_certs() {
+  ca ca &&
+  leaf server ca /CN=localhost "subjectAltName=DNS:localhost,IP:127.0.0.1
 extendedKeyUsage=serverAuth
+basicConstraints=CA:false" &&
+  leaf writer ca /CN=scribe-deploy-writer "extendedKeyUsage=clientAuth
+basicConstraints=CA:false" &&
+  leaf reader ca /CN=scribe-deploy-reader "extendedKeyUsage=clientAuth
 basicConstraints=CA:false"
-leaf writer scribe-deploy-writer "extendedKeyUsage=clientAuth
-basicConstraints=CA:false"
-leaf reader scribe-deploy-reader "extendedKeyUsage=clientAuth
-basicConstraints=CA:false"
+}
+if ! make_certs 2>"$tmp/certs.log"; then fail "the certificates are made (openssl)" "$(cat "$tmp/certs.log")"; finish; fi
 printf '# tests/e2e/database_deploy_test.sh\ncn:scribe-deploy-writer\n' >"$certs/writers.txt"
 
 # PostgreSQL, then made to want TLS and a password: hostssl lines only.

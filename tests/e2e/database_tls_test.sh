@@ -30,29 +30,7 @@ db="$work/db"
 mkdir "$certs" "$db"
 cd "$certs"
 
-# openssl_quiet ARGS...: openssl with its output to a log, shown when it
-# fails (a failing certificate step must say why).
-openssl_quiet() {
-  if ! openssl "$@" >"$certs/openssl.log" 2>&1; then
-    echo "database_tls_test: openssl $1 failed:" >&2
-    cat "$certs/openssl.log" >&2
-    return 1
-  fi
-}
-# ca NAME: a self-signed CA.
-ca() {
-  openssl_quiet req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 \
-    -subj "/CN=Scribe test $1" -keyout "$1.key" -out "$1.crt" \
-    -addext "basicConstraints=critical,CA:true" -addext "keyUsage=critical,keyCertSign,cRLSign"
-}
-# leaf NAME CA SUBJECT EXTENSIONS: a key and a certificate CA signed.
-leaf() {
-  openssl_quiet req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -subj "$3" \
-    -keyout "$1.key" -out "$1.csr"
-  printf '%s\n' "$4" >"$1.ext"
-  openssl_quiet x509 -req -in "$1.csr" -CA "$2.crt" -CAkey "$2.key" -CAcreateserial -days 2 \
-    -extfile "$1.ext" -out "$1.crt"
-}
+source "$here/certs_lib.sh"
 client_ext="extendedKeyUsage=clientAuth
 basicConstraints=CA:false"
 ca ca

@@ -157,22 +157,8 @@ for claim in claims.values():
 patches = over.get("patches", [])
 check(len(patches) == 1 and patches[0].get("target", {}).get("kind") == "Deployment"
       and patches[0]["target"].get("name") == name, f"one patch, of the Deployment {name}", patches)
-def apply(doc, ops):
-    doc = copy.deepcopy(doc)
-    for op in ops:
-        keys = op["path"].lstrip("/").split("/")
-        at = doc
-        for k in keys[:-1]:
-            at = at[int(k)] if isinstance(at, list) else at[k]
-        last = keys[-1]
-        assert op["op"] in ("add", "replace"), op
-        if isinstance(at, list):
-            if last == "-": at.append(op["value"])
-            else: at.insert(int(last), op["value"]) if op["op"] == "add" else at.__setitem__(int(last), op["value"])
-        else:
-            assert op["op"] == "add" or last in at, f"replace of a missing {op['path']}"
-            at[last] = op["value"]
-    return doc
+sys.path.insert(0, f"{root}/tests/e2e")
+from json_patch import apply  # as kustomize applies it
 ops = yaml.safe_load(open(f"{root}/docker/k8s/tables/{patches[0]['path']}"))
 patched = apply(dep, ops)
 pc = patched["spec"]["template"]["spec"]["containers"][0]
