@@ -25,6 +25,9 @@ PACKAGES=(
   libsqlite3-dev sqlite3 postgresql-15 libpq-dev
   # TLS test certificates, made at test time (tests/e2e/tls_test.sh)
   openssl
+  # the replica serving a stream, found by its connection (ss:
+  # tests/e2e/database_replicas_test.sh)
+  iproute2
   # the size check of the source (scripts/check_sizes.py)
   python3
   # peak memory in tests and benchmarks (/usr/bin/time -v: large_records_cli_test,
