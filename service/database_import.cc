@@ -148,6 +148,12 @@ grpc::Status GameDatabaseImpl::Import(Call& call, grpc::ServerReader<v1::ImportG
       Reject(message, -1, {}, violations, response);
       continue;
     }
+    if (judged->entries == 0) {  // a text that holds no record: said, as validate says it
+      response->set_records(response->records() + 1);
+      Reject(message, -1, {judged->report.findings().begin(), judged->report.findings().end()},
+             {{"input", "holds no record"}}, response);
+      continue;
+    }
     response->set_records(response->records() + judged->entries);
     // The report's findings by record: a record the reader could not read
     // has findings and no judged record.

@@ -200,12 +200,16 @@ TEST_P(DatabaseServiceTest, IllegalAndUnreadableRecordsAreListedAndTheRestIsImpo
   v1::ImportGamesRequest long_source = Message(Tsn({b}), std::string(2000, 's'));
   stream.push_back(long_source);
   stream.push_back(Message(Tsn({b}), "four"));
+  stream.push_back(Message("", "empty"));
   v1::ImportGamesResponse response;
   ASSERT_TRUE(Import(stream, &response).ok());
-  EXPECT_EQ(response.records(), 6);
+  EXPECT_EQ(response.records(), 7);
   EXPECT_EQ(response.added(), 2);
-  EXPECT_EQ(response.rejected(), 4);
-  ASSERT_EQ(response.rejections_size(), 4);
+  EXPECT_EQ(response.rejected(), 5);
+  ASSERT_EQ(response.rejections_size(), 5);
+  // A message with no record is listed, not skipped.
+  EXPECT_EQ(response.rejections(4).message(), 6);
+  EXPECT_EQ(response.rejections(4).record(), -1);
   // The illegal game: its record, with the referee's finding.
   EXPECT_EQ(response.rejections(0).message(), 1);
   EXPECT_EQ(response.rejections(0).record(), 0);
