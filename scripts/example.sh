@@ -4,7 +4,8 @@
 # prints its review for the players (accuracy, luck, key moves); then keeps
 # the bundled corpus (examples/corpus: 150 games of six players) in a game
 # database (a SQLite file, nothing to set up) and shows a search, the
-# explorer at the start and a player's page.
+# explorer at the start and a player's page, and writes the database as
+# web pages (open the index it names in a browser).
 set -euo pipefail
 set -E  # the ERR trap in functions and subshells too: a failing step says what failed
 trap 'rc=$?; echo "example.sh: line $LINENO: \"$BASH_COMMAND\" failed (exit $rc)" >&2' ERR
@@ -27,3 +28,6 @@ build/cli/scribe db import --db "$db" examples/corpus
 build/cli/scribe db search --db "$db" --player Ann --sort date --per-page 5
 build/cli/scribe db explore --db "$db"
 build/cli/scribe db player --db "$db" Fay
+pages="${TMPDIR:-/tmp}/scribe-example-pages"
+rm -rf "$pages"
+build/cli/scribe db pages --db "$db" --out "$pages" --players 3 --games 3
