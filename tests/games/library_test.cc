@@ -326,11 +326,12 @@ TEST_P(LibraryTest, ManySmallImportsMergeByLevelsAndKeepEveryPosting) {
     EXPECT_EQ((*importer)->counts().duplicates, 1);
     // Fewer than kLevelFanIn runs a level (here all are tiny: one level).
     std::map<int, size_t> per_level;
-    for (const RunRow& run : store_->Runs().value()) {
+    const std::vector<RunRow> runs = store_->Runs().value();
+    for (const RunRow& run : runs) {
       EXPECT_LT(++per_level[RunLevel(run.bytes)], kLevelFanIn) << "after game " << i;
     }
     // A merge happens only when a level fills: after 8 runs, not before.
-    merged_once |= store_->Runs().value().size() < before.size() + (i - 60) / 2 + 1;
+    merged_once |= runs.size() < before.size() + (i - 60) / 2 + 1;
   }
   EXPECT_TRUE(merged_once);
   // Sent again, without a source: all duplicates.
