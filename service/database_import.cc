@@ -85,13 +85,6 @@ void Reject(int message, int record, std::vector<v1::Finding> findings, const st
   }
 }
 
-// A database error: the connection is not given back (it may be broken),
-// and the status says what the database said.
-grpc::Status DatabaseError(StorePool::Lease& lease, const absl::Status& status) {
-  lease.Discard();
-  return FromAbsl(status);
-}
-
 }  // namespace
 
 grpc::Status GameDatabaseImpl::ImportGames(grpc::ServerContext* context,

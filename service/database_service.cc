@@ -17,12 +17,13 @@
 #include "service/responses.h"
 
 namespace scribe::service {
-namespace {
 
 grpc::Status DatabaseError(StorePool::Lease& lease, const absl::Status& status) {
   lease.Discard();
   return FromAbsl(status);
 }
+
+namespace {
 
 // The rules a request names, among those the database holds: null with
 // no violation when the database holds no game of them (nothing matches),

@@ -39,6 +39,10 @@ struct DatabaseOptions {
   int stream_idle_seconds = 60;
 };
 
+// A database error of a call: the connection is not given back (it may
+// be broken) and the status is what the database said, as a gRPC code.
+grpc::Status DatabaseError(StorePool::Lease& lease, const absl::Status& status);
+
 class GameDatabaseImpl final : public v1::GameDatabase::Service {
  public:
   // `gate` and `tables` are the ScribeService's of the same server.

@@ -29,6 +29,7 @@
 #include "service/database_service.h"
 #include "service/metrics.h"
 #include "storage/open_store.h"
+#include "tests/service/status_details.h"
 #include "tests/common/test_rules.h"
 #include "tests/storage/test_backends.h"
 
@@ -60,16 +61,6 @@ v1::ImportGamesRequest Message(const std::string& text, const std::string& sourc
   request.mutable_input()->set_text(text);
   request.set_source(source);
   return request;
-}
-
-google::rpc::BadRequest BadRequestOf(const grpc::Status& status) {
-  google::rpc::Status rpc;
-  google::rpc::BadRequest bad;
-  if (!rpc.ParseFromString(status.error_details())) return bad;
-  for (const auto& any : rpc.details()) {
-    if (any.Is<google::rpc::BadRequest>()) any.UnpackTo(&bad);
-  }
-  return bad;
 }
 
 std::set<std::string> FieldsOf(const grpc::Status& status) {

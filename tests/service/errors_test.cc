@@ -14,6 +14,7 @@
 #include "gtest/gtest.h"
 #include "service/errors.h"
 #include "service/service.h"
+#include "tests/service/status_details.h"
 
 namespace scribe::service {
 namespace {
@@ -31,16 +32,6 @@ class ErrorsTest : public ::testing::Test {
     stub_ = v1::ScribeService::NewStub(server_->InProcessChannel(args));
   }
   void TearDown() override { server_->Shutdown(); }
-
-  static google::rpc::BadRequest BadRequestOf(const grpc::Status& status) {
-    google::rpc::Status rpc;
-    google::rpc::BadRequest bad;
-    EXPECT_TRUE(rpc.ParseFromString(status.error_details()));
-    for (const auto& any : rpc.details()) {
-      if (any.Is<google::rpc::BadRequest>()) any.UnpackTo(&bad);
-    }
-    return bad;
-  }
 
   static std::vector<std::string> Fields(const grpc::Status& status) {
     std::vector<std::string> fields;

@@ -18,6 +18,7 @@
 #include "records/formats.h"
 #include "records/random_game.h"
 #include "service/service.h"
+#include "tests/service/status_details.h"
 
 namespace scribe::service {
 namespace {
@@ -49,16 +50,6 @@ class LimitsTest : public ::testing::Test {
     RandomGameOptions options;
     options.ruleset = "finkel";
     return RandomGame(**rules, rng, options);
-  }
-
-  static google::rpc::BadRequest BadRequestOf(const grpc::Status& status) {
-    google::rpc::Status rpc;
-    google::rpc::BadRequest bad;
-    if (!rpc.ParseFromString(status.error_details())) return bad;
-    for (const auto& any : rpc.details()) {
-      if (any.Is<google::rpc::BadRequest>()) any.UnpackTo(&bad);
-    }
-    return bad;
   }
 
   // Every method that takes a record input, called with `input`: each

@@ -39,6 +39,7 @@
 #include "records/tsn.h"
 #include "service/service.h"
 #include "service/tables.h"
+#include "tests/service/status_details.h"
 
 namespace scribe::service {
 namespace {
@@ -59,28 +60,6 @@ class ServiceTest : public ::testing::Test {
     args.SetMaxReceiveMessageSize(64 << 20);
     args.SetMaxSendMessageSize(64 << 20);
     stub_ = v1::ScribeService::NewStub(server_->InProcessChannel(args));
-  }
-
-  // The BadRequest in a status' details, empty when there is none.
-  static google::rpc::BadRequest BadRequestOf(const grpc::Status& status) {
-    google::rpc::Status rpc;
-    google::rpc::BadRequest bad;
-    if (!rpc.ParseFromString(status.error_details())) return bad;
-    for (const auto& any : rpc.details()) {
-      if (any.Is<google::rpc::BadRequest>()) any.UnpackTo(&bad);
-    }
-    return bad;
-  }
-
-  // The ErrorInfo reason in a status' details, empty when there is none.
-  static std::string ReasonOf(const grpc::Status& status) {
-    google::rpc::Status rpc;
-    google::rpc::ErrorInfo info;
-    if (!rpc.ParseFromString(status.error_details())) return "";
-    for (const auto& any : rpc.details()) {
-      if (any.Is<google::rpc::ErrorInfo>()) any.UnpackTo(&info);
-    }
-    return info.reason();
   }
 
   // The fields of a BadRequest's violations, in order.
