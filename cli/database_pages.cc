@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <queue>
 #include <set>
 #include <string>
@@ -77,12 +78,17 @@ absl::Status WriteExplorer(games::Store& store, const games::KnownRules& known, 
                            const PagesOptions& o) {
   const Rules& rules = *known.rules;
   std::map<std::string, std::string> page_of;  // position string -> file
-  std::queue<std::pair<Position, int>> todo;
+  struct Todo {
+    Position position;
+    int ply;
+    std::string file;
+  };
+  std::queue<Todo> todo;
   const Position start = StartPosition(rules);
   page_of[PositionToString(rules, start)] = "p0.html";
-  todo.push({start, 0});
+  todo.push({start, 0, "p0.html"});
   while (!todo.empty()) {
-    const auto [pos, ply] = todo.front();
+    const auto [pos, ply, file] = todo.front();
     todo.pop();
     games::ExplorerPageInput in;
     in.rules = &rules;
@@ -92,28 +98,18 @@ absl::Status WriteExplorer(games::Store& store, const games::KnownRules& known, 
     in.explored = *std::move(explored);
     for (const games::ExploredMove& m : in.explored.moves) {
       std::string next;
-      if (m.roll >= 0 && ply < o.plies) {
-        Position after = pos;
-        if (m.from < 0) {
-          PassTurn(&after);
-        } else {
-          MoveList legal;
-          LegalMoves(rules, after, m.roll, &legal);
-          for (const Move& move : legal) {
-            if (move.from == m.from && move.to == m.to) ApplyMove(rules, &after, move);
-          }
-        }
-        const std::string key = PositionToString(rules, after);
+      const std::optional<Position> after = ply < o.plies ? games::PositionAfter(rules, pos, m) : std::nullopt;
+      if (after.has_value()) {
+        const std::string key = PositionToString(rules, *after);
         auto it = page_of.find(key);
         if (it == page_of.end() && static_cast<int>(page_of.size()) < o.positions) {
           it = page_of.emplace(key, absl::StrCat("p", page_of.size(), ".html")).first;
-          todo.push({after, ply + 1});
+          todo.push({*after, ply + 1, it->second});
         }
         if (it != page_of.end()) next = it->second;
       }
       in.next.push_back(next);
     }
-    const std::string file = page_of.at(PositionToString(rules, pos));
     in.index_link = "../index.html";
     if (file != "p0.html") in.start_link = "p0.html";
     if (!WriteOutputFile("db pages", absl::StrCat(o.out, "/explorer/", file), games::ExplorerHtml(in))) {

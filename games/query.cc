@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <tuple>
 #include <utility>
 
@@ -294,6 +295,24 @@ absl::StatusOr<Exploration> Explore(Store& store, const PositionTarget& target, 
     return std::tie(a.from, a.to) < std::tie(b.from, b.to);
   });
   return out;
+}
+
+std::optional<Position> PositionAfter(const Rules& rules, const Position& position, const ExploredMove& move) {
+  if (move.roll < 0) return std::nullopt;
+  Position after = position;
+  if (move.from < 0) {
+    PassTurn(&after);
+    return after;
+  }
+  MoveList legal;
+  LegalMoves(rules, after, move.roll, &legal);
+  for (const Move& m : legal) {
+    if (m.from == move.from && m.to == move.to) {
+      ApplyMove(rules, &after, m);
+      return after;
+    }
+  }
+  return std::nullopt;
 }
 
 absl::StatusOr<PlayerPage> Player(Store& store, const std::string& name) {

@@ -66,6 +66,11 @@ struct Exploration {
 // each move's winning chance.
 absl::StatusOr<Exploration> Explore(Store& store, const PositionTarget& target, const Evaluator* evaluator);
 
+// The position after one of the explorer's moves from `position` (a pass
+// when the move has no `from`): where the explorer steps next. None for a
+// game's end (roll -1), or for a move the throw does not allow there.
+std::optional<Position> PositionAfter(const Rules& rules, const Position& position, const ExploredMove& move);
+
 // A player's page.
 struct PlayerPage {
   PlayerTotals totals;

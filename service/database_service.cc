@@ -224,20 +224,13 @@ grpc::Status GameDatabaseImpl::ExplorePosition(grpc::ServerContext* context,
       out->set_dark_wins(m.dark_wins);
       if (m.accuracy.has_value()) out->set_accuracy(*m.accuracy);
       if (m.chance.has_value()) out->set_chance(*m.chance);
-      if (m.roll < 0) continue;
-      Position after = *pos;
-      if (m.from >= 0) {
+      if (m.roll >= 0 && m.from >= 0) {
         out->mutable_move()->set_from(m.from);
         out->mutable_move()->set_to(m.to);
-        MoveList legal;
-        LegalMoves(r, after, m.roll, &legal);
-        for (const Move& move : legal) {
-          if (move.from == m.from && move.to == m.to) ApplyMove(r, &after, move);
-        }
-      } else {
-        PassTurn(&after);
       }
-      out->set_position_after(PositionToString(r, after));
+      if (std::optional<Position> after = games::PositionAfter(r, *pos, m)) {
+        out->set_position_after(PositionToString(r, *after));
+      }
     }
     return grpc::Status::OK;
   });
