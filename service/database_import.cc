@@ -158,14 +158,13 @@ grpc::Status GameDatabaseImpl::Import(Call& call, grpc::ServerReader<v1::ImportG
       return input.structured ? FirstNonUtf8Path(record.record) : std::string();
     };
     for (const JudgedRecord& record : judged->records) {
-      if (!record.verdict.valid() || !not_utf8(record).empty()) continue;
-      findings.erase(record.index);  // (a legal record has none)
-      absl::Status added = (*importer)->Add(record, request.source(), record.index);
-      if (!added.ok()) return DatabaseError(*lease, added);
-    }
-    for (const JudgedRecord& record : judged->records) {
       const std::string where = not_utf8(record);
-      if (record.verdict.valid() && where.empty()) continue;
+      if (record.verdict.valid() && where.empty()) {
+        findings.erase(record.index);  // (a legal record has none to report)
+        absl::Status added = (*importer)->Add(record, request.source(), record.index);
+        if (!added.ok()) return DatabaseError(*lease, added);
+        continue;
+      }
       std::vector<FieldViolation> bad;
       if (!where.empty()) bad.push_back({"input.record", absl::StrCat(where, " is not UTF-8 text")});
       auto it = findings.find(record.index);
