@@ -234,7 +234,7 @@ absl::Status Importer::WriteBatch(Batch& batch) {
     batch.committed = true;
     if (batch.run.run != 0) runs_.push_back(batch.run);
     s = MergeLevels();
-    if (s.ok()) s = store_.Settle();
+    if (s.ok() && options_.settle_each_batch) s = store_.Settle();
     if (s.ok()) return s;
     return absl::Status(s.code(), absl::StrCat(s.message(), " (merging the position index after the batch from ",
                                                 first.file, " record ", first.index + 1,
@@ -455,6 +455,7 @@ absl::Status Importer::Finish() {
     if (s.ok()) s = CompactIndex(store_);
     if (s.ok()) s = store_.Reclaim();
   }
+  if (s.ok() && !options_.settle_each_batch) s = store_.Settle();
   if (s.ok() && options_.update_players) s = UpdatePlayers(store_);
   return s;
 }

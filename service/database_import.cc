@@ -121,6 +121,7 @@ grpc::Status GameDatabaseImpl::Import(Call& call, grpc::ServerReader<v1::ImportG
   options.batch_games = options_.batch_games;
   options.compaction = games::ImportOptions::Compaction::kLevels;
   options.update_players = false;  // the refresher's
+  options.settle_each_batch = true;  // searches stay quick while streams go on
   absl::StatusOr<std::unique_ptr<games::Importer>> importer = games::Importer::Start(lease->store(), options);
   if (!importer.ok()) return DatabaseError(*lease, importer.status());
   v1::ImportGamesRequest request;
