@@ -88,7 +88,7 @@ void Reject(int message, int record, std::vector<v1::Finding> findings, const st
 }  // namespace
 
 grpc::Status GameDatabaseImpl::ImportGames(grpc::ServerContext* context,
-                                           grpc::ServerReader<v1::ImportGamesRequest>* reader,
+                                           RequestReader<v1::ImportGamesRequest>* reader,
                                            v1::ImportGamesResponse* response) {
   return gate_->Serve("ImportGames", context, [&](Call& call) {
     const grpc::Status allowed = MayWrite(options_.writers, *context);
@@ -113,7 +113,7 @@ grpc::Status GameDatabaseImpl::ImportGames(grpc::ServerContext* context,
   });
 }
 
-grpc::Status GameDatabaseImpl::Import(Call& call, grpc::ServerReader<v1::ImportGamesRequest>* reader,
+grpc::Status GameDatabaseImpl::Import(Call& call, RequestReader<v1::ImportGamesRequest>* reader,
                                       v1::ImportGamesResponse* response, IdleWatch& idle) {
   absl::StatusOr<StorePool::Lease> lease = pool_->Acquire();
   if (!lease.ok()) return FromAbsl(lease.status());
@@ -125,10 +125,18 @@ grpc::Status GameDatabaseImpl::Import(Call& call, grpc::ServerReader<v1::ImportG
   absl::StatusOr<std::unique_ptr<games::Importer>> importer = games::Importer::Start(lease->store(), options);
   if (!importer.ok()) return DatabaseError(*lease, importer.status());
   v1::ImportGamesRequest request;
-  for (int message = 0; reader->Read(&request); ++message) {
+  std::vector<FieldViolation> violations;
+  for (int message = 0;; ++message) {
+    violations.clear();
+    const Received received = reader->Read(&request, &violations);
+    if (received == Received::kEnd) break;
     idle.Touch();
     if (call.cancelled()) return call.Stopped();
-    std::vector<FieldViolation> violations;
+    if (received == Received::kUnparsable) {  // a record in a message gRPC could not parse: not read
+      response->set_records(response->records() + 1);
+      Reject(message, -1, {}, violations, response);
+      continue;
+    }
     CheckName(request.source(), "source", &violations);
     Input input;
     absl::StatusOr<JudgedInput> judged = absl::InvalidArgumentError("the input cannot be read");

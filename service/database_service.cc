@@ -102,12 +102,19 @@ absl::Status SetStoredGame(StorePool::Lease& lease, const games::GameRow& g, std
 GameDatabaseImpl::GameDatabaseImpl(std::unique_ptr<StorePool> pool, DatabaseOptions options,
                                    const ServiceOptions& limits, Gate* gate,
                                    std::shared_ptr<const EvaluatorSource::TablesByDigest> tables)
-    : pool_(std::move(pool)),
+    : ParsingService(v1::GameDatabase::service_full_name(), gate),
+      pool_(std::move(pool)),
       options_(std::move(options)),
       limits_(limits),
       gate_(gate),
       tables_(std::move(tables)),
-      refresher_(pool_.get(), options_.players_seconds) {}
+      refresher_(pool_.get(), options_.players_seconds) {
+  ClientStream("ImportGames", this, &GameDatabaseImpl::ImportGames);
+  Unary("ListGames", this, &GameDatabaseImpl::ListGames);
+  Unary("GetGame", this, &GameDatabaseImpl::GetGame);
+  Unary("ExplorePosition", this, &GameDatabaseImpl::ExplorePosition);
+  Unary("GetPlayer", this, &GameDatabaseImpl::GetPlayer);
+}
 
 grpc::Status GameDatabaseImpl::ListGames(grpc::ServerContext* context, const v1::ListGamesRequest* request,
                                          v1::ListGamesResponse* response) {

@@ -15,6 +15,7 @@
 #include "scribe/v1/game_database.grpc.pb.h"
 #include "service/call.h"
 #include "service/options.h"
+#include "service/parsing_service.h"
 #include "service/players_refresher.h"
 #include "service/store_pool.h"
 #include "service/writers.h"
@@ -43,22 +44,24 @@ struct DatabaseOptions {
 // be broken) and the status is what the database said, as a gRPC code.
 grpc::Status DatabaseError(StorePool::Lease& lease, const absl::Status& status);
 
-class GameDatabaseImpl final : public v1::GameDatabase::Service {
+class GameDatabaseImpl final : public ParsingService {
  public:
   // `gate` and `tables` are the ScribeService's of the same server.
   GameDatabaseImpl(std::unique_ptr<StorePool> pool, DatabaseOptions options, const ServiceOptions& limits,
                    Gate* gate, std::shared_ptr<const EvaluatorSource::TablesByDigest> tables);
 
-  grpc::Status ImportGames(grpc::ServerContext* context, grpc::ServerReader<v1::ImportGamesRequest>* reader,
-                           v1::ImportGamesResponse* response) override;
+  // The methods of v1::GameDatabase, each registered under its name
+  // (service/parsing_service.h).
+  grpc::Status ImportGames(grpc::ServerContext* context, RequestReader<v1::ImportGamesRequest>* reader,
+                           v1::ImportGamesResponse* response);
   grpc::Status ListGames(grpc::ServerContext* context, const v1::ListGamesRequest* request,
-                         v1::ListGamesResponse* response) override;
+                         v1::ListGamesResponse* response);
   grpc::Status GetGame(grpc::ServerContext* context, const v1::GetGameRequest* request,
-                       v1::GetGameResponse* response) override;
+                       v1::GetGameResponse* response);
   grpc::Status ExplorePosition(grpc::ServerContext* context, const v1::ExplorePositionRequest* request,
-                               v1::ExplorePositionResponse* response) override;
+                               v1::ExplorePositionResponse* response);
   grpc::Status GetPlayer(grpc::ServerContext* context, const v1::GetPlayerRequest* request,
-                         v1::GetPlayerResponse* response) override;
+                         v1::GetPlayerResponse* response);
 
   // Ends the players' refresher (its last recount included): before the
   // pool goes.
@@ -67,7 +70,7 @@ class GameDatabaseImpl final : public v1::GameDatabase::Service {
  private:
   // The body of ImportGames (database_import.cc), watched for a client
   // that goes quiet.
-  grpc::Status Import(Call& call, grpc::ServerReader<v1::ImportGamesRequest>* reader,
+  grpc::Status Import(Call& call, RequestReader<v1::ImportGamesRequest>* reader,
                       v1::ImportGamesResponse* response, IdleWatch& idle);
 
   std::unique_ptr<StorePool> pool_;

@@ -40,7 +40,19 @@ grpc::Status Refused(const Call& call, const absl::Status& status, const std::ve
 }  // namespace
 
 ScribeServiceImpl::ScribeServiceImpl(ServiceOptions options, Metrics* metrics)
-    : options_(std::move(options)), gate_(options_.max_concurrent_calls, metrics) {
+    : ParsingService(v1::ScribeService::service_full_name(), &gate_),
+      options_(std::move(options)),
+      gate_(options_.max_concurrent_calls, metrics) {
+  Unary("ValidateRecord", this, &ScribeServiceImpl::ValidateRecord);
+  BidiStream("ValidateRecords", this, &ScribeServiceImpl::ValidateRecords);
+  Unary("AnnotateRecord", this, &ScribeServiceImpl::AnnotateRecord);
+  Unary("ReplayRecord", this, &ScribeServiceImpl::ReplayRecord);
+  Unary("ConvertRecord", this, &ScribeServiceImpl::ConvertRecord);
+  Unary("ListRulesets", this, &ScribeServiceImpl::ListRulesets);
+  Unary("GetRuleset", this, &ScribeServiceImpl::GetRuleset);
+  Unary("ListLegalMoves", this, &ScribeServiceImpl::ListLegalMoves);
+  Unary("MakeMove", this, &ScribeServiceImpl::MakeMove);
+  Unary("SuggestMoves", this, &ScribeServiceImpl::SuggestMoves);
   auto tables = std::make_shared<EvaluatorSource::TablesByDigest>();
   for (const std::shared_ptr<const Evaluator>& table : options_.tables) {
     if (table != nullptr) tables->emplace(table->rules().digest, table);
@@ -70,18 +82,19 @@ grpc::Status ScribeServiceImpl::ValidateRecord(grpc::ServerContext* context, con
 }
 
 grpc::Status ScribeServiceImpl::ValidateRecords(
-    grpc::ServerContext* context,
-    grpc::ServerReaderWriter<v1::ValidateRecordsResponse, v1::ValidateRecordsRequest>* stream) {
+    grpc::ServerContext* context, RequestStream<v1::ValidateRecordsResponse, v1::ValidateRecordsRequest>* stream) {
   return Serve("ValidateRecords", context, [&](Call& call) {
     v1::ValidateRecordsRequest request;
-    while (stream->Read(&request)) {
+    for (;;) {
+      std::vector<FieldViolation> violations;
+      const Received received = stream->Read(&request, &violations);
+      if (received == Received::kEnd) break;
       if (call.cancelled()) return call.Stopped();
       v1::ValidateRecordsResponse response;
-      response.set_id(request.id());
-      std::vector<FieldViolation> violations;
+      response.set_id(request.id());  // (of a request that did not parse: when its id did)
       Input input;
       absl::StatusOr<Validated> validated = absl::InvalidArgumentError("the input cannot be read");
-      if (ReadInput(request.input(), "input", options_, &input, &violations)) {
+      if (received == Received::kMessage && ReadInput(request.input(), "input", options_, &input, &violations)) {
         validated = Validate(input, "input",
                              LimitsFor(ValidateAnswer(), options_, InputBytes(request.input()), call.stop()),
                              &violations);

@@ -20,36 +20,40 @@
 #include "service/errors.h"
 #include "service/metrics.h"
 #include "service/options.h"
+#include "service/parsing_service.h"
 
 namespace scribe::service {
 
-class ScribeServiceImpl final : public v1::ScribeService::Service {
+class ScribeServiceImpl final : public ParsingService {
  public:
   // Of two tables of the same ruleset in `options.tables`, the first is
   // used (OpenTables refuses them).
   explicit ScribeServiceImpl(ServiceOptions options, Metrics* metrics);
 
+  // The methods of v1::ScribeService, each registered under its name
+  // (service/parsing_service.h); called directly, a request is taken as
+  // it is.
+
   grpc::Status ValidateRecord(grpc::ServerContext* context, const v1::ValidateRecordRequest* request,
-                              v1::ValidateRecordResponse* response) override;
-  grpc::Status ValidateRecords(
-      grpc::ServerContext* context,
-      grpc::ServerReaderWriter<v1::ValidateRecordsResponse, v1::ValidateRecordsRequest>* stream) override;
+                              v1::ValidateRecordResponse* response);
+  grpc::Status ValidateRecords(grpc::ServerContext* context,
+                               RequestStream<v1::ValidateRecordsResponse, v1::ValidateRecordsRequest>* stream);
   grpc::Status AnnotateRecord(grpc::ServerContext* context, const v1::AnnotateRecordRequest* request,
-                              v1::AnnotateRecordResponse* response) override;
+                              v1::AnnotateRecordResponse* response);
   grpc::Status ReplayRecord(grpc::ServerContext* context, const v1::ReplayRecordRequest* request,
-                            v1::ReplayRecordResponse* response) override;
+                            v1::ReplayRecordResponse* response);
   grpc::Status ConvertRecord(grpc::ServerContext* context, const v1::ConvertRecordRequest* request,
-                             v1::ConvertRecordResponse* response) override;
+                             v1::ConvertRecordResponse* response);
   grpc::Status ListRulesets(grpc::ServerContext* context, const v1::ListRulesetsRequest* request,
-                            v1::ListRulesetsResponse* response) override;
+                            v1::ListRulesetsResponse* response);
   grpc::Status GetRuleset(grpc::ServerContext* context, const v1::GetRulesetRequest* request,
-                          v1::GetRulesetResponse* response) override;
+                          v1::GetRulesetResponse* response);
   grpc::Status ListLegalMoves(grpc::ServerContext* context, const v1::ListLegalMovesRequest* request,
-                              v1::ListLegalMovesResponse* response) override;
+                              v1::ListLegalMovesResponse* response);
   grpc::Status MakeMove(grpc::ServerContext* context, const v1::MakeMoveRequest* request,
-                        v1::MakeMoveResponse* response) override;
+                        v1::MakeMoveResponse* response);
   grpc::Status SuggestMoves(grpc::ServerContext* context, const v1::SuggestMovesRequest* request,
-                            v1::SuggestMovesResponse* response) override;
+                            v1::SuggestMovesResponse* response);
 
   int in_flight() const { return gate_.in_flight(); }
 

@@ -503,9 +503,8 @@ TEST_P(DatabaseServiceTest, EveryBadFieldIsNamedInABadRequest) {
 
 // Any text in any text field of any read request: an answer, or
 // INVALID_ARGUMENT with a BadRequest naming a field; never an undetailed
-// error. (Bytes that are not UTF-8 in a proto3 string field are refused by
-// the server's protobuf parser before any handler runs, as INTERNAL with
-// no message: a gap of every method's string fields, not tested here.)
+// error; bytes that are not UTF-8 included (protobuf's own parse refuses
+// them: the service parses requests itself, service/request_parsing.h).
 TEST_P(DatabaseServiceTest, AnyTextInAnyFieldGetsAnAnswerOrABadRequest) {
   v1::ImportGamesResponse imported;
   ASSERT_TRUE(Import({Message(Tsn({RandomJudged(1), RandomJudged(2)}), "a")}, &imported).ok());
@@ -516,6 +515,8 @@ TEST_P(DatabaseServiceTest, AnyTextInAnyFieldGetsAnAnswerOrABadRequest) {
                                           "%_%",
                                           "7:..............:0/7:..............:0 L",
                                           "\xe2\x80\xae right-to-left",
+                                          "caf\xe9",
+                                          "\xed\xa0\x80 a surrogate",
                                           std::string(200000, 'x')};
   const auto check = [&](const grpc::Status& status, const std::string& what) {
     if (status.ok() || status.error_code() == grpc::StatusCode::NOT_FOUND) return;
@@ -552,6 +553,53 @@ TEST_P(DatabaseServiceTest, AnyTextInAnyFieldGetsAnAnswerOrABadRequest) {
     v1::GetPlayerResponse p;
     check(stub_->GetPlayer(&c2, player, &p), what + " in GetPlayer");
   }
+}
+
+// A name as a client may send it, in bytes that are not UTF-8 (Latin-1):
+// protobuf's own parse refuses such a message; the service names the field,
+// and an import stream rejects that message alone.
+TEST_P(DatabaseServiceTest, NamesThatAreNotUtf8AreNamedInABadRequestOrARejection) {
+  EXPECT_TRUE(service_->MissingMethods().empty());
+  const std::string latin1 = "Jos\xe9";
+  std::vector<v1::ImportGamesRequest> stream = {Message(Tsn({RandomJudged(1)}), "one"),
+                                                Message(Tsn({RandomJudged(2)}), latin1),
+                                                Message(Tsn({RandomJudged(3)}), "three")};
+  v1::ImportGamesResponse response;
+  const grpc::Status imported = Import(stream, &response);
+  ASSERT_TRUE(imported.ok()) << imported.error_message();
+  EXPECT_EQ(response.records(), 3);
+  EXPECT_EQ(response.added(), 2) << "the stream went on past the message";
+  ASSERT_EQ(response.rejections_size(), 1);
+  EXPECT_EQ(response.rejections(0).message(), 1);
+  ASSERT_EQ(response.rejections(0).violations_size(), 1);
+  EXPECT_TRUE(absl::StartsWith(response.rejections(0).violations(0), "source: "))
+      << response.rejections(0).violations(0);
+  EXPECT_TRUE(absl::StrContains(response.rejections(0).violations(0), "not UTF-8"));
+  EXPECT_EQ(Total(), 2);
+
+  v1::ListGamesRequest list;
+  list.mutable_filter()->set_player(latin1);
+  list.mutable_filter()->set_event("\xff");
+  grpc::ClientContext c1;
+  v1::ListGamesResponse listed;
+  grpc::Status status = stub_->ListGames(&c1, list, &listed);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << status.error_message();
+  EXPECT_EQ(FieldsOf(status), (std::set<std::string>{"filter.player", "filter.event"}));
+  v1::GetPlayerRequest player;
+  player.set_name(latin1);
+  grpc::ClientContext c2;
+  v1::GetPlayerResponse got;
+  status = stub_->GetPlayer(&c2, player, &got);
+  EXPECT_EQ(FieldsOf(status), std::set<std::string>{"name"});
+  v1::ExplorePositionRequest explore;
+  explore.set_position("\xc0\x80");  // an overlong NUL
+  grpc::ClientContext c3;
+  v1::ExplorePositionResponse explored;
+  status = stub_->ExplorePosition(&c3, explore, &explored);
+  EXPECT_EQ(FieldsOf(status), std::set<std::string>{"position"});
+  // The refusals are counted as the handlers' own are.
+  EXPECT_TRUE(absl::StrContains(metrics_.Prometheus(), "scribe_calls_total{method=\"GetPlayer\",code=\"3\"} 1"))
+      << metrics_.Prometheus();
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, DatabaseServiceTest, ::testing::ValuesIn(storage::TestBackends()),

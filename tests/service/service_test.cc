@@ -28,6 +28,7 @@
 #include "google/protobuf/util/message_differencer.h"
 #include "google/rpc/error_details.pb.h"
 #include "google/rpc/status.pb.h"
+#include "grpcpp/generic/generic_stub.h"
 #include "grpcpp/grpcpp.h"
 #include "gtest/gtest.h"
 #include "review/annotate.h"
@@ -254,6 +255,73 @@ TEST_F(ServiceTest, BytesThatAreNotUtf8NeverReachAResponseOrError) {
   v1::ReplayRecordResponse replayed;
   grpc::ClientContext c5;
   EXPECT_EQ(stub_->ReplayRecord(&c5, replay, &replayed).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+}
+
+// A string field whose bytes are not UTF-8 makes a message protobuf's own
+// parse refuses: the service parses requests itself, and names the field.
+TEST_F(ServiceTest, AStringFieldThatIsNotUtf8IsABadRequestNamingIt) {
+  EXPECT_TRUE(service_->MissingMethods().empty());
+  v1::ValidateRecordRequest validate;
+  *validate.mutable_input()->mutable_record() = RandomGame("finkel", 5);
+  validate.mutable_input()->mutable_ruleset()->set_reference("fink\xe9l");
+  v1::ValidateRecordResponse validated;
+  grpc::ClientContext c1;
+  const grpc::Status s1 = stub_->ValidateRecord(&c1, validate, &validated);
+  ASSERT_EQ(s1.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << s1.error_message();
+  const auto bad = BadRequestOf(s1);
+  ASSERT_EQ(bad.field_violations_size(), 1);
+  EXPECT_EQ(bad.field_violations(0).field(), "input.ruleset.reference");
+  EXPECT_TRUE(absl::StrContains(bad.field_violations(0).description(), "not UTF-8")) << bad.DebugString();
+
+  // In a stream: that message gets its answer (with its id) and the
+  // stream goes on.
+  grpc::ClientContext c2;
+  auto stream = stub_->ValidateRecords(&c2);
+  v1::ValidateRecordsRequest request;
+  request.set_id("bad");
+  *request.mutable_input() = validate.input();
+  // (One message at a time: the in-process transport hands a message over
+  // only when the other side reads it.)
+  ASSERT_TRUE(stream->Write(request));
+  v1::ValidateRecordsResponse response;
+  ASSERT_TRUE(stream->Read(&response));
+  EXPECT_EQ(response.id(), "bad");
+  EXPECT_FALSE(response.valid());
+  ASSERT_GE(response.findings_size(), 1);
+  EXPECT_TRUE(absl::StrContains(response.findings(0).message(), "input.ruleset.reference"))
+      << response.DebugString();
+  request.set_id("good");
+  request.mutable_input()->clear_ruleset();
+  ASSERT_TRUE(stream->Write(request));
+  ASSERT_TRUE(stream->Read(&response));
+  EXPECT_EQ(response.id(), "good");
+  EXPECT_TRUE(response.valid()) << response.DebugString();
+  stream->WritesDone();
+  EXPECT_FALSE(stream->Read(&response));
+  EXPECT_TRUE(stream->Finish().ok());
+}
+
+// Bytes that are no message of the method's type at all, sent by a client
+// with no stub: a BadRequest too, not gRPC's undetailed INTERNAL.
+TEST_F(ServiceTest, BytesThatAreNoMessageAreABadRequest) {
+  grpc::GenericStub generic(server_->InProcessChannel(grpc::ChannelArguments()));
+  for (const std::string& bytes : {std::string("\xff\xff\xff\xff"), std::string("\x0a\x05ab"),
+                                   std::string("\x08", 1)}) {
+    grpc::ClientContext context;
+    grpc::CompletionQueue cq;
+    grpc::Slice slice(bytes);
+    const grpc::ByteBuffer request(&slice, 1);
+    auto call = generic.PrepareUnaryCall(&context, "/scribe.v1.ScribeService/ValidateRecord", request, &cq);
+    call->StartCall();
+    grpc::ByteBuffer response;
+    grpc::Status status;
+    call->Finish(&response, &status, reinterpret_cast<void*>(1));
+    void* tag = nullptr;
+    bool ok = false;
+    ASSERT_TRUE(cq.Next(&tag, &ok));
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << status.error_message();
+    EXPECT_GE(BadRequestOf(status).field_violations_size(), 1);
+  }
 }
 
 TEST_F(ServiceTest, ARecordAsLargeAsTheDefaultLimitsIsJudged) {
