@@ -8,5 +8,6 @@ cd "$(dirname "$0")/.."
 dir="${1:-build}"
 shift || true
 jobs="$(nproc 2>/dev/null || echo 2)"
-cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null
+source scripts/ccache_env.sh
+cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release "${SCRIBE_LAUNCHER[@]}" "$@" >/dev/null
 cmake --build "$dir" -j "$jobs"

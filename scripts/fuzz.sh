@@ -40,7 +40,8 @@ niceness="${FUZZ_NICE:-0}"
 
 # Assertions stay on (no -DNDEBUG): they are checks the fuzzer can trip,
 # and the unit tests built here run with them.
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+source scripts/ccache_env.sh
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "${SCRIBE_LAUNCHER[@]}" \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g" -DCMAKE_CXX_COMPILER=clang++-14 \
   -DSCRIBE_FUZZ=ON -DSCRIBE_SANITIZE=ON -DSCRIBE_TESTS=ON -DSCRIBE_BENCHMARKS=OFF >/dev/null
 if [ "$build_only" = 1 ]; then

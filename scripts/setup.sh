@@ -7,8 +7,8 @@ set -E  # the ERR trap in functions and subshells too: a failing step says what 
 trap 'rc=$?; echo "setup.sh: line $LINENO: \"$BASH_COMMAND\" failed (exit $rc)" >&2' ERR
 
 PACKAGES=(
-  # toolchain
-  g++ cmake ninja-build pkg-config
+  # toolchain (ccache: scripts/ccache_env.sh)
+  g++ cmake ninja-build pkg-config ccache
   # fuzzing (scripts/fuzz.sh): clang with its sanitizer and libFuzzer runtimes
   clang-14 libclang-rt-14-dev
   # libraries
