@@ -222,5 +222,6 @@ for r in "finkel(pieces=1)" "blitz(pieces=1)" "masters(pieces=1)" "sawah-tablet(
 done
 
 fuzz/make_service_corpus.sh "$scribe"
+fuzz/make_database_corpus.sh "$scribe"
 
 du -sh "$out"
