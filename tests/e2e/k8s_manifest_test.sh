@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The Kubernetes manifests (docker/k8s/*.yaml) against what the server and
+# The Kubernetes manifests (docker/k8s/base/*.yaml) against what the server and
 # the build really do. No cluster is needed: the manifests are parsed
 # (python3-yaml) and what they name is compared with
 #   - the image scripts/container.sh builds (tag), and docker/Dockerfile
@@ -19,7 +19,9 @@
 #     applied here as kustomize would, mounts the claim it defines read-only,
 #     every --table is on that mount, the memory limit is raised; scribed
 #     with the patched args (the mount replaced by a folder holding a table
-#     under each name) loads every table and answers SERVING.
+#     under each name) loads every table and answers SERVING;
+#   - kubectl's own kustomize builds the base and each overlay (as
+#     `kubectl apply -k DIR` would), where kubectl is installed.
 # Prints "N passed, N failed".
 # Usage: k8s_manifest_test.sh PATH_TO_SCRIBED
 set -uo pipefail
@@ -50,7 +52,7 @@ trap 'rm -rf "$tmp"' EXIT
 import re, sys, yaml
 root, tmp = sys.argv[1], sys.argv[2]
 def load(name):
-    with open(f"{root}/docker/k8s/{name}") as f:
+    with open(f"{root}/docker/k8s/base/{name}") as f:
         docs = [d for d in yaml.safe_load_all(f) if d]
     assert len(docs) == 1, f"{name}: one document"
     return docs[0]
@@ -142,13 +144,13 @@ def load_path(path):
         docs = [d for d in yaml.safe_load_all(f) if d]
     assert len(docs) == 1, f"{path}: one document"
     return docs[0]
-base_k = load_path(f"{root}/docker/k8s/kustomization.yaml")
+base_k = load_path(f"{root}/docker/k8s/base/kustomization.yaml")
 check(sorted(base_k.get("resources", [])) == ["deployment.yaml", "hpa.yaml", "service.yaml"],
-      "docker/k8s/kustomization.yaml lists the three manifests", base_k.get("resources"))
+      "docker/k8s/base/kustomization.yaml lists the three manifests", base_k.get("resources"))
 over = load_path(f"{root}/docker/k8s/tables/kustomization.yaml")
 res = over.get("resources", [])
-check("../" in res or ".." in res, "the tables overlay builds on docker/k8s", res)
-pvc_files = [r for r in res if r not in ("../", "..")]
+check("../base" in res, "the tables overlay builds on docker/k8s/base", res)
+pvc_files = [r for r in res if r != "../base"]
 pvcs = [load_path(f"{root}/docker/k8s/tables/{r}") for r in pvc_files]
 claims = {p["metadata"]["name"]: p for p in pvcs if p.get("kind") == "PersistentVolumeClaim"}
 check(len(claims) == 1, "the overlay defines one PersistentVolumeClaim", list(claims))
@@ -306,4 +308,18 @@ if grep -q "^health-exit 0" <<<"$out" && grep -q "^exit 0" <<<"$out"; then
 else
   fail "with the tables: SERVING, exit 0 on SIGTERM" "$out"
 fi
+# 5. kubectl's kustomize builds each folder `kubectl apply -k` is given
+# (a base folder holding its overlays was a "cycle detected").
+if command -v kubectl >/dev/null && kubectl kustomize --help >/dev/null 2>&1; then
+  for dir in base tables database; do
+    if out="$(kubectl kustomize "$ROOT/docker/k8s/$dir" 2>&1)"; then
+      pass "kubectl kustomize docker/k8s/$dir builds ($(grep -c '^kind:' <<<"$out") objects)"
+    else
+      fail "kubectl kustomize docker/k8s/$dir" "$out"
+    fi
+  done
+else
+  echo "NOTE: kubectl is not installed: kustomize itself builds no folder here"
+fi
+
 finish
