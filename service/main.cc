@@ -5,6 +5,7 @@
 // stops taking new calls, finishes the calls in flight (up to
 // --shutdown-grace-seconds, then stops their work) and exits 0.
 #include <signal.h>
+#include <cstdlib>
 
 #include <atomic>
 #include <chrono>
@@ -32,6 +33,7 @@
 #include "service/health.h"
 #include "service/metrics.h"
 #include "service/service.h"
+#include "service/stop_signals.h"
 #include "service/tables.h"
 
 namespace scribe::service {
@@ -62,17 +64,6 @@ void WriteMetricsFile(const std::string& path, const Metrics& metrics) {
     out << metrics.Prometheus();
   }
   std::rename(tmp.c_str(), path.c_str());
-}
-
-// Signals are taken by one thread with sigwait: block them everywhere
-// before gRPC starts its threads.
-sigset_t BlockStopSignals() {
-  sigset_t signals;
-  sigemptyset(&signals);
-  sigaddset(&signals, SIGTERM);
-  sigaddset(&signals, SIGINT);
-  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
-  return signals;
 }
 
 bool ClientCertificateRequired(const Flags& flags) {
@@ -251,7 +242,12 @@ int Main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return app.exit(e) == 0 ? 0 : 2;
   }
-  sigset_t signals = BlockStopSignals();
+  // Before gRPC starts a thread. A signal while starting (a replica waiting
+  // for another's migration) ends the process at once: it serves nothing.
+  StopSignals stop_signals([](int signal) {
+    Log("INFO", absl::StrCat("signal ", signal, " before serving: stopped"));
+    std::_Exit(0);
+  });
   auto credentials = Credentials(flags);
   if (!credentials.ok()) {
     Log("ERROR", std::string(credentials.status().message()));
@@ -277,11 +273,11 @@ int Main(int argc, char** argv) {
     return 1;
   }
   health.SetServing(true);
+  stop_signals.Serving();
   AnnounceServing(flags, options, port);
   MetricsReporter reporter(flags.metrics_interval, flags.metrics_file, metrics);
 
-  int signal = 0;
-  sigwait(&signals, &signal);
+  const int signal = stop_signals.Wait();
   Drain(signal, flags.grace_seconds, server.get(), &service, &health);
   reporter.Stop();
   if (*database != nullptr) (*database)->Stop();  // the players' last recount

@@ -35,6 +35,9 @@
 #   5. one stream longer than 16 MiB through nginx (the client streams'
 #      location has no body limit: a stream's body is all its messages):
 #      the games stored so far under new sources, and 1200 new ones.
+#   6. a fourth replica started while a session of ours holds the schema
+#      lock (as another replica migrating would) waits for it; SIGTERM
+#      stops it then, exit 0, before it listens.
 # PostgreSQL, nginx and the replicas are stopped on every exit path.
 # Prints "N passed, N failed"; exit 77 (skipped) without PostgreSQL 15.
 # Usage: database_replicas_test.sh PATH_TO_SCRIBED PATH_TO_SCRIBE
@@ -64,6 +67,8 @@ tmp="$(mktemp -d "${TMPDIR:-/tmp}/scribe-db-replicas-test.XXXXXX")"
 pg_dir=""
 client_pids=()
 lock_pid=""
+# The schema's advisory lock (storage/postgres_store.cc, kSchemaLock).
+SCHEMA_LOCK=6008772124790313795
 cleanup() {
   for p in "${client_pids[@]}" $lock_pid; do kill "$p" 2>/dev/null; done
   cleanup_replicas
@@ -360,6 +365,60 @@ if "$SCRIBE" play --ruleset finkel --seed 1 --games "$more" >"$tmp/more.json" 2>
 else
   fail "scribe play makes $more games" "$(cat "$tmp/play.log")"
 fi
+# 6. A replica told to stop while it waits for the schema lock (as behind
+# another replica's migration: here a session of ours holds the lock)
+# stops then, exit 0, having listened on no port. (On a new database: one
+# whose schema is current is opened without the lock.)
+sql "CREATE DATABASE late" >/dev/null
+late_url="${url%/*}/late"
+PGAPPNAME=scribe-test-schema "$PG_BIN/psql" -X -q "$late_url" \
+  -c "BEGIN; SELECT pg_advisory_xact_lock($SCHEMA_LOCK); SELECT pg_sleep(120); COMMIT" >"$tmp/schema_lock.log" 2>&1 &
+lock_pid=$!
+held=""
+for _ in $(seq 1 100); do
+  held="$(sql "SELECT count(*) FROM pg_locks l JOIN pg_stat_activity a USING (pid)
+               WHERE a.application_name = 'scribe-test-schema' AND l.locktype = 'advisory' AND l.granted")"
+  [ "$held" = 1 ] && break
+  sleep 0.1
+done
+if [ "$held" = 1 ]; then
+  "$SCRIBED" --listen 127.0.0.1:0 --db "$late_url" --db-open-writes >"$tmp/late.out" 2>"$tmp/late.log" &
+  late_pid=$!
+  pids+=("$late_pid")
+  waiting=""
+  for _ in $(seq 1 100); do
+    waiting="$(sql "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted")"
+    [ "$waiting" = 1 ] && break
+    sleep 0.1
+  done
+  if [ "$waiting" = 1 ]; then
+    kill -TERM "$late_pid"
+    stopped=""
+    for _ in $(seq 1 50); do
+      kill -0 "$late_pid" 2>/dev/null || { stopped=1; break; }
+      sleep 0.1
+    done
+    if [ -n "$stopped" ]; then
+      wait "$late_pid"
+      code=$?
+      if [ "$code" = 0 ] && grep -q 'before serving: stopped' "$tmp/late.log" && ! grep -q '^listening' "$tmp/late.out"; then
+        pass "a replica waiting for the schema lock stops on SIGTERM within 5 s, exit 0, having served nothing"
+      else
+        fail "a replica stopped while waiting for the schema lock exits 0 unserved" \
+          "exit $code; $(tail -n 3 "$tmp/late.log"); $(cat "$tmp/late.out")"
+      fi
+    else
+      fail "a replica waiting for the schema lock stops within 5 s of SIGTERM" "$(tail -n 3 "$tmp/late.log")"
+    fi
+  else
+    fail "a fourth replica waits for the schema lock our session holds" "$(tail -n 3 "$tmp/late.log")"
+  fi
+else
+  fail "a session takes the schema lock" "$(cat "$tmp/schema_lock.log")"
+fi
+sql "SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE application_name = 'scribe-test-schema'" >/dev/null
+wait "$lock_pid" 2>/dev/null
+lock_pid=""
 errors=""
 for i in 1 2 3; do
   [ "$i" -eq "$victim" ] && continue
