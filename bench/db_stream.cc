@@ -22,6 +22,7 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "CLI/CLI.hpp"
@@ -91,6 +92,8 @@ class Searches {
     for (std::thread& t : threads_) t.join();
   }
   std::vector<double> during_ms, quiet_ms;
+  // During the import, by kind: a player's games, the start position's.
+  std::vector<double> during_player_ms, during_position_ms;
   int64_t failed = 0;
 
  private:
@@ -117,7 +120,9 @@ class Searches {
       const grpc::Status status = stub_->ListGames(&context, request, &response);
       const double ms = std::chrono::duration<double, std::milli>(Clock::now() - due).count();
       std::lock_guard<std::mutex> lock(mu_);
-      (importing_.load() ? during_ms : quiet_ms).push_back(ms);
+      const bool importing = importing_.load();
+      (importing ? during_ms : quiet_ms).push_back(ms);
+      if (importing) (k % 2 == 0 ? during_player_ms : during_position_ms).push_back(ms);
       failed += status.ok() ? 0 : 1;
     }
   }
@@ -203,6 +208,11 @@ int Main(int argc, char** argv) {
   std::printf("search during the import: %zu calls, %lld failed; p50 %.1f ms, p90 %.1f ms, p99 %.1f ms, max %.1f ms\n",
               during.size(), static_cast<long long>(searches.failed), Percentile(during, 0.5),
               Percentile(during, 0.9), Percentile(during, 0.99), Percentile(during, 1.0));
+  for (const auto& [kind, ms] : {std::pair{"a player's games", &searches.during_player_ms},
+                                 std::pair{"the start position's games", &searches.during_position_ms}}) {
+    std::printf("  %s: p50 %.1f ms, p90 %.1f ms, p99 %.1f ms, max %.1f ms\n", kind, Percentile(*ms, 0.5),
+                Percentile(*ms, 0.9), Percentile(*ms, 0.99), Percentile(*ms, 1.0));
+  }
   std::printf("search, quiet (after the import): %zu calls; p50 %.1f ms, p99 %.1f ms, max %.1f ms\n", quiet.size(),
               Percentile(quiet, 0.5), Percentile(quiet, 0.99), Percentile(quiet, 1.0));
   std::printf("result games=%lld seconds=%.3f games_per_s=%.0f added=%lld searches=%zu search_failed=%lld "

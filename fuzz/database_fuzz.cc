@@ -42,8 +42,6 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
 #include "fuzz/fuzz_util.h"
-#include "google/protobuf/io/tokenizer.h"
-#include "google/protobuf/text_format.h"
 #include "google/rpc/error_details.pb.h"
 #include "google/rpc/status.pb.h"
 #include "grpcpp/generic/generic_stub.h"
@@ -232,15 +230,8 @@ int64_t StoredGames(Fixture& f) {
 // The bytes to send: text that parses as `type`'s text format is sent
 // serialized, anything else as it is.
 std::string Request(absl::string_view bytes, google::protobuf::Message* type) {
-  google::protobuf::TextFormat::Parser parser;
-  class Silent : public google::protobuf::io::ErrorCollector {
-   public:
-    void AddError(int, int, const std::string&) override {}
-    void AddWarning(int, int, const std::string&) override {}
-  } silent;
-  parser.RecordErrorsTo(&silent);
   type->Clear();
-  if (!bytes.empty() && parser.ParseFromString(std::string(bytes), type)) return type->SerializeAsString();
+  if (!bytes.empty() && ParseTextFormat(bytes, type)) return type->SerializeAsString();
   return std::string(bytes);
 }
 

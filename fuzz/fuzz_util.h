@@ -20,7 +20,9 @@
 #include "absl/strings/string_view.h"
 #include "engine/rules.h"
 #include "engine/ruleset.h"
+#include "google/protobuf/io/tokenizer.h"
 #include "google/protobuf/message.h"
+#include "google/protobuf/text_format.h"
 #include "google/protobuf/stubs/logging.h"
 #include "google/protobuf/util/message_differencer.h"
 
@@ -45,6 +47,21 @@ inline constexpr int kRejectInput = -1;
 // Protobuf logs every invalid UTF-8 string it parses: a minute of fuzzing
 // would write hundreds of MB of log.
 inline void SilenceProtobufLogs() { google::protobuf::SetLogHandler(nullptr); }
+
+// `text` read as `message`'s protobuf text format, without a word on
+// errors: false, and `message` cleared, when it is not.
+inline bool ParseTextFormat(absl::string_view text, google::protobuf::Message* message) {
+  google::protobuf::TextFormat::Parser parser;
+  class Silent : public google::protobuf::io::ErrorCollector {
+   public:
+    void AddError(int, int, const std::string&) override {}
+    void AddWarning(int, int, const std::string&) override {}
+  } silent;
+  parser.RecordErrorsTo(&silent);
+  if (parser.ParseFromString(std::string(text), message)) return true;
+  message->Clear();
+  return false;
+}
 
 // Reports a broken property and aborts (libFuzzer saves the input).
 [[noreturn]] inline void Fail(absl::string_view property, absl::string_view detail) {

@@ -75,8 +75,6 @@
 #include "engine/solver.h"
 #include "engine/state_index.h"
 #include "fuzz/fuzz_util.h"
-#include "google/protobuf/io/tokenizer.h"
-#include "google/protobuf/text_format.h"
 #include "google/rpc/error_details.pb.h"
 #include "google/rpc/status.pb.h"
 #include "grpcpp/grpcpp.h"
@@ -154,16 +152,7 @@ service::ScribeServiceImpl& Service() { return *TheFixture().service; }
 bool ParseRequest(absl::string_view bytes, google::protobuf::Message* request) {
   if (request->ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) return true;
   request->Clear();
-  google::protobuf::TextFormat::Parser parser;
-  class Silent : public google::protobuf::io::ErrorCollector {
-   public:
-    void AddError(int, int, const std::string&) override {}
-    void AddWarning(int, int, const std::string&) override {}
-  } silent;
-  parser.RecordErrorsTo(&silent);
-  if (parser.ParseFromString(std::string(bytes), request)) return true;
-  request->Clear();
-  return false;
+  return ParseTextFormat(bytes, request);
 }
 
 // The details of an error status, checked; the BadRequest for

@@ -305,7 +305,7 @@ TEST_F(ServiceTest, AStringFieldThatIsNotUtf8IsABadRequestNamingIt) {
 // with no stub: a BadRequest too, not gRPC's undetailed INTERNAL.
 TEST_F(ServiceTest, BytesThatAreNoMessageAreABadRequest) {
   grpc::GenericStub generic(server_->InProcessChannel(grpc::ChannelArguments()));
-  for (const std::string& bytes : {std::string("\xff\xff\xff\xff"), std::string("\x0a\x05ab"),
+  for (const std::string& bytes : {std::string("\xff\xff\xff\xff"), std::string("\x0a\x05" "ab"),
                                    std::string("\x08", 1)}) {
     grpc::ClientContext context;
     grpc::CompletionQueue cq;
