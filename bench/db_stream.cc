@@ -49,6 +49,8 @@ struct Options {
   // Searches go on this long after the import, counted apart: the same
   // searches on a quiet server, the baseline of the ratio.
   double quiet_seconds = 5;
+  // Each search slower than this is printed with when it was due (0: none).
+  double slow_ms = 0;
 };
 
 // The records of TSN files, each its own text (split before each "[TSN").
@@ -116,11 +118,18 @@ class Searches {
       request.set_page_size(50);
       grpc::ClientContext context;
       context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(10));
+      const auto started = Clock::now();
       v1::ListGamesResponse response;
       const grpc::Status status = stub_->ListGames(&context, request, &response);
       const double ms = std::chrono::duration<double, std::milli>(Clock::now() - due).count();
       std::lock_guard<std::mutex> lock(mu_);
       const bool importing = importing_.load();
+      if (o_.slow_ms > 0 && ms > o_.slow_ms) {
+        std::fprintf(stderr, "slow: %s search due at %.2f s took %.1f ms, %.1f ms of it before it was sent (%s)\n",
+                     k % 2 == 0 ? "player" : "position", std::chrono::duration<double>(due - first_).count(), ms,
+                     std::chrono::duration<double, std::milli>(started - due).count(),
+                     importing ? "importing" : "quiet");
+      }
       (importing ? during_ms : quiet_ms).push_back(ms);
       if (importing) (k % 2 == 0 ? during_player_ms : during_position_ms).push_back(ms);
       failed += status.ok() ? 0 : 1;
@@ -172,6 +181,7 @@ int Main(int argc, char** argv) {
   app.add_option("--search-rate", o.search_rate, "searches per second during the import (0: none)");
   app.add_option("--player", o.player, "the player searched for (ListGames by player, date order)");
   app.add_option("--quiet-seconds", o.quiet_seconds, "searches after the import, counted apart (the baseline)");
+  app.add_option("--slow-ms", o.slow_ms, "print each search slower than this, with when it was due");
   app.add_option("--source", o.source, "the sources' prefix: message k is <source>/<k>");
   app.add_option("files", o.files, "TSN files")->required();
   CLI11_PARSE(app, argc, argv);

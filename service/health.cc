@@ -1,6 +1,6 @@
 #include "service/health.h"
 
-#include <optional>
+#include <chrono>
 
 namespace scribe::service {
 
@@ -9,134 +9,121 @@ namespace {
 // gRPC's default health service refuses longer names; so does this one.
 constexpr size_t kMaxServiceName = 200;
 
+// How often a Watch with nothing to say looks whether its client is gone.
+constexpr std::chrono::milliseconds kWatchPoll{250};
+
 }  // namespace
-
-// One open Watch. Every member is guarded by the service's mutex; gRPC
-// never runs a reaction inline from StartWrite or Finish, so they are
-// called with it held.
-class HealthService::Watcher final : public grpc::ServerWriteReactor<Response> {
- public:
-  // Registers itself and sends the current status (or, after Shutdown,
-  // NOT_SERVING and the end).
-  Watcher(HealthService* service, const Request& request) : service_(service) {
-    std::lock_guard<std::mutex> lock(service_->mu_);
-    if (request.service().size() > kMaxServiceName) {
-      Finish(grpc::Status(grpc::StatusCode::INTERNAL, "could not parse request"));
-      finished_ = true;
-      return;
-    }
-    known_ = request.service().empty();
-    service_->watchers_.insert(this);
-    if (service_->shut_down_) {
-      End();
-    } else {
-      Send(known_ ? service_->status_ : Response::SERVICE_UNKNOWN);
-    }
-  }
-
-  // A new status for the server as a whole.
-  void Send(Response::ServingStatus status) {
-    if (finished_ || !known_) return;
-    if (write_pending_) {
-      pending_ = status;
-      return;
-    }
-    response_.set_status(status);
-    write_pending_ = true;
-    StartWrite(&response_);
-  }
-
-  // The server stops: NOT_SERVING, then the end of the call.
-  void End() {
-    if (finished_) return;
-    closing_ = true;
-    if (write_pending_) {
-      pending_ = Response::NOT_SERVING;
-      return;
-    }
-    response_.set_status(Response::NOT_SERVING);
-    write_pending_ = true;
-    finished_ = true;
-    StartWriteAndFinish(&response_, grpc::WriteOptions(),
-                        grpc::Status(grpc::StatusCode::UNAVAILABLE, "the server is shutting down"));
-  }
-
-  void OnWriteDone(bool ok) override {
-    std::lock_guard<std::mutex> lock(service_->mu_);
-    write_pending_ = false;
-    if (!ok) {
-      if (!finished_) Finish(grpc::Status(grpc::StatusCode::CANCELLED, "the watcher went away"));
-      finished_ = true;
-      return;
-    }
-    if (!pending_) return;
-    const Response::ServingStatus next = *pending_;
-    pending_.reset();
-    if (closing_) {
-      End();
-    } else {
-      Send(next);
-    }
-  }
-
-  void OnCancel() override {
-    std::lock_guard<std::mutex> lock(service_->mu_);
-    if (!finished_) Finish(grpc::Status(grpc::StatusCode::CANCELLED, "the watcher went away"));
-    finished_ = true;
-  }
-
-  void OnDone() override {
-    {
-      std::lock_guard<std::mutex> lock(service_->mu_);
-      service_->watchers_.erase(this);
-    }
-    delete this;
-  }
-
- private:
-  HealthService* service_;
-  Response response_;
-  std::optional<Response::ServingStatus> pending_;
-  bool known_ = false;
-  bool write_pending_ = false;
-  bool closing_ = false;
-  bool finished_ = false;
-};
 
 void HealthService::SetServing(bool serving) {
   std::lock_guard<std::mutex> lock(mu_);
   if (shut_down_) return;
-  status_ = serving ? Response::SERVING : Response::NOT_SERVING;
-  for (Watcher* w : watchers_) w->Send(status_);
+  const Response::ServingStatus status = serving ? Response::SERVING : Response::NOT_SERVING;
+  if (status == status_) return;
+  status_ = status;
+  ++version_;
+  changed_.notify_all();
 }
 
 void HealthService::Shutdown() {
   std::lock_guard<std::mutex> lock(mu_);
   shut_down_ = true;
   status_ = Response::NOT_SERVING;
-  for (Watcher* w : watchers_) w->End();
+  ++version_;
+  changed_.notify_all();
 }
 
-grpc::ServerUnaryReactor* HealthService::Check(grpc::CallbackServerContext* context, const Request* request,
-                                               Response* response) {
-  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  if (request->service().size() > kMaxServiceName) {
-    reactor->Finish(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "could not parse request"));
-  } else if (!request->service().empty()) {
-    reactor->Finish(grpc::Status(grpc::StatusCode::NOT_FOUND, "service name unknown"));
-  } else {
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      response->set_status(status_);
-    }
-    reactor->Finish(grpc::Status::OK);
+grpc::Status HealthService::Answer(const Request& request, Response* response) {
+  if (request.service().size() > kMaxServiceName) {
+    return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "could not parse request");
   }
-  return reactor;
+  if (!request.service().empty()) return grpc::Status(grpc::StatusCode::NOT_FOUND, "service name unknown");
+  std::lock_guard<std::mutex> lock(mu_);
+  response->set_status(status_);
+  return grpc::Status::OK;
 }
 
-grpc::ServerWriteReactor<HealthService::Response>* HealthService::Watch(grpc::CallbackServerContext*,
-                                                                        const Request* request) {
-  return new Watcher(this, *request);
+// One Check call: asked for, then answered; its tag is itself.
+struct HealthService::CheckCall {
+  grpc::ServerContext context;
+  Request request;
+  grpc::ServerAsyncResponseWriter<Response> writer{&context};
+  bool answered = false;
+};
+
+void HealthService::AddQueue(grpc::ServerBuilder& builder) {
+  // Not frequently polled: the server's synchronous queues poll its
+  // connections themselves (see the header).
+  queue_ = builder.AddCompletionQueue(/*is_frequently_polled=*/false);
+}
+
+void HealthService::RequestOne() {
+  auto* call = new CheckCall;
+  RequestCheck(&call->context, &call->request, &call->writer, queue_.get(), queue_.get(), call);
+}
+
+void HealthService::StartChecks() {
+  RequestOne();
+  checks_ = std::thread([this] {
+    void* tag = nullptr;
+    bool ok = false;
+    while (queue_->Next(&tag, &ok)) {
+      auto* call = static_cast<CheckCall*>(tag);
+      if (call->answered || !ok) {  // answered, or the server is shutting down
+        delete call;
+        continue;
+      }
+      RequestOne();  // the next Check
+      Response response;
+      const grpc::Status status = Answer(call->request, &response);
+      call->answered = true;
+      if (status.ok()) {
+        call->writer.Finish(response, status, call);
+      } else {
+        call->writer.FinishWithError(status, call);
+      }
+    }
+  });
+}
+
+void HealthService::StopChecks() {
+  if (queue_ == nullptr) return;
+  queue_->Shutdown();
+  if (checks_.joinable()) checks_.join();
+}
+
+grpc::Status HealthService::Watch(grpc::ServerContext* context, const Request* request,
+                                  grpc::ServerWriter<Response>* writer) {
+  if (request->service().size() > kMaxServiceName) {
+    return grpc::Status(grpc::StatusCode::INTERNAL, "could not parse request");
+  }
+  // Another name is unknown, said once; the watch stays open (as the
+  // protocol has it) until the client leaves or the server stops.
+  const bool known = request->service().empty();
+  int64_t sent = -1;  // the version last sent
+  std::unique_lock<std::mutex> lock(mu_);
+  while (true) {
+    if (sent != version_ && (known || sent < 0)) {
+      Response response;
+      response.set_status(known ? status_ : Response::SERVICE_UNKNOWN);
+      if (shut_down_) response.set_status(Response::NOT_SERVING);
+      sent = version_;
+      const bool shut_down = shut_down_;
+      lock.unlock();
+      if (!writer->Write(response)) return grpc::Status(grpc::StatusCode::CANCELLED, "the watcher went away");
+      if (shut_down) return grpc::Status(grpc::StatusCode::UNAVAILABLE, "the server is shutting down");
+      lock.lock();
+      continue;
+    }
+    if (shut_down_) {
+      lock.unlock();
+      Response response;
+      response.set_status(Response::NOT_SERVING);
+      (void)writer->Write(response);
+      return grpc::Status(grpc::StatusCode::UNAVAILABLE, "the server is shutting down");
+    }
+    if (context->IsCancelled()) return grpc::Status(grpc::StatusCode::CANCELLED, "the watcher went away");
+    changed_.wait_for(lock, kWatchPoll);
+  }
 }
 
 }  // namespace scribe::service

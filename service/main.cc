@@ -150,10 +150,12 @@ std::unique_ptr<grpc::Server> StartServer(const Flags& flags, std::shared_ptr<gr
   builder.RegisterService(service);
   if (database != nullptr) builder.RegisterService(database);
   builder.RegisterService(health);
+  health->AddQueue(builder);
   builder.SetMaxReceiveMessageSize(flags.max_message_mb << 20);
   builder.SetMaxSendMessageSize(flags.max_message_mb << 20);
-  // Threads beyond the admitted calls keep health checks and the quick
-  // RESOURCE_EXHAUSTED answers flowing under overload.
+  // Threads beyond the admitted calls keep the quick RESOURCE_EXHAUSTED
+  // answers flowing under overload (health checks have a thread of their
+  // own, service/health.h).
   grpc::ResourceQuota quota("scribed");
   quota.SetMaxThreads(flags.threads > 0 ? flags.threads : flags.options.max_concurrent_calls + 16);
   builder.SetResourceQuota(quota);
@@ -270,8 +272,11 @@ int Main(int argc, char** argv) {
       StartServer(flags, *credentials, &service, database->get(), &health, &port);
   if (server == nullptr || port == 0) {
     Log("ERROR", absl::StrCat("cannot listen on ", flags.listen));
+    if (server != nullptr) server->Shutdown();
+    health.StopChecks();
     return 1;
   }
+  health.StartChecks();
   health.SetServing(true);
   stop_signals.Serving();
   AnnounceServing(flags, options, port);
@@ -279,6 +284,7 @@ int Main(int argc, char** argv) {
 
   const int signal = stop_signals.Wait();
   Drain(signal, flags.grace_seconds, server.get(), &service, &health);
+  health.StopChecks();
   reporter.Stop();
   if (*database != nullptr) (*database)->Stop();  // the players' last recount
   if (!flags.metrics_file.empty()) WriteMetricsFile(flags.metrics_file, metrics);
