@@ -52,6 +52,7 @@
 #include "scribe/v1/game_database.pb.h"
 #include "service/database_service.h"
 #include "service/metrics.h"
+#include "service/request_parsing.h"
 #include "service/store_pool.h"
 
 namespace scribe::fuzz {
@@ -79,10 +80,8 @@ struct Answer {
 };
 
 std::string Bytes(const grpc::ByteBuffer& buffer) {
-  std::vector<grpc::Slice> slices;
   std::string out;
-  if (!buffer.Valid() || !buffer.Dump(&slices).ok()) return out;
-  for (const grpc::Slice& s : slices) out.append(reinterpret_cast<const char*>(s.begin()), s.size());
+  FUZZ_CHECK(service::BufferBytes(buffer, &out), "a response's bytes cannot be read");
   return out;
 }
 

@@ -148,12 +148,12 @@ class Store {
   // a write; a backend that does it on its own does nothing.
   virtual absl::Status Reclaim() { return absl::OkStatus(); }
   // After an import's batch is committed (outside a write): makes the rows
-  // just written quick to search. PostgreSQL: VACUUM of the tables an
-  // import grows (and ANALYZE once a tenth of their rows are new), so that searches by player read the covering
-  // indexes alone (index-only scans need the pages marked all-visible;
-  // before autovacuum comes round they visit the heap: 190 ms against 60
-  // for a player's first page at 100,000 games) with the plans fresh
-  // statistics give. SQLite needs nothing.
+  // just written quick to search. PostgreSQL: VACUUM of the tables an import grows
+  // (and ANALYZE once a tenth of their rows are new), so that searches by player read
+  // the covering indexes alone (index-only scans need the pages marked all-visible;
+  // before autovacuum comes round they visit the heap: 190 ms against 60 for a
+  // player's first page at 100,000 games) with the plans fresh statistics give.
+  // SQLite needs nothing.
   virtual absl::Status Settle() { return absl::OkStatus(); }
 
   // Settings kept with the database (the explorer depth); nullopt when unset.

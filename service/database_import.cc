@@ -90,7 +90,7 @@ void Reject(int message, int record, std::vector<v1::Finding> findings, const st
 grpc::Status GameDatabaseImpl::ImportGames(grpc::ServerContext* context,
                                            RequestReader<v1::ImportGamesRequest>* reader,
                                            v1::ImportGamesResponse* response) {
-  return gate_->Serve("ImportGames", context, [&](Call& call) {
+  return gate().Serve("ImportGames", context, [&](Call& call) {
     const grpc::Status allowed = MayWrite(options_.writers, *context);
     if (!allowed.ok()) return allowed;
     // The import runs on a thread of its own at a lower CPU priority (its

@@ -106,7 +106,6 @@ GameDatabaseImpl::GameDatabaseImpl(std::unique_ptr<StorePool> pool, DatabaseOpti
       pool_(std::move(pool)),
       options_(std::move(options)),
       limits_(limits),
-      gate_(gate),
       tables_(std::move(tables)),
       refresher_(pool_.get(), options_.players_seconds) {
   ClientStream("ImportGames", this, &GameDatabaseImpl::ImportGames);
@@ -118,7 +117,7 @@ GameDatabaseImpl::GameDatabaseImpl(std::unique_ptr<StorePool> pool, DatabaseOpti
 
 grpc::Status GameDatabaseImpl::ListGames(grpc::ServerContext* context, const v1::ListGamesRequest* request,
                                          v1::ListGamesResponse* response) {
-  return gate_->Serve("ListGames", context, [&](Call&) {
+  return gate().Serve("ListGames", context, [&](Call&) {
     std::vector<FieldViolation> violations;
     games::SearchQuery query;
     ReadFilter(request->filter(), &query.games, &violations);
@@ -165,7 +164,7 @@ grpc::Status GameDatabaseImpl::ListGames(grpc::ServerContext* context, const v1:
 
 grpc::Status GameDatabaseImpl::GetGame(grpc::ServerContext* context, const v1::GetGameRequest* request,
                                        v1::GetGameResponse* response) {
-  return gate_->Serve("GetGame", context, [&](Call&) {
+  return gate().Serve("GetGame", context, [&](Call&) {
     std::vector<FieldViolation> violations;
     if (request->id() <= 0) violations.push_back({"id", "a game's id is positive"});
     std::optional<Format> format = Format::kTsn;
@@ -202,7 +201,7 @@ grpc::Status GameDatabaseImpl::GetGame(grpc::ServerContext* context, const v1::G
 grpc::Status GameDatabaseImpl::ExplorePosition(grpc::ServerContext* context,
                                                const v1::ExplorePositionRequest* request,
                                                v1::ExplorePositionResponse* response) {
-  return gate_->Serve("ExplorePosition", context, [&](Call&) {
+  return gate().Serve("ExplorePosition", context, [&](Call&) {
     std::vector<FieldViolation> violations;
     absl::StatusOr<StorePool::Lease> lease = pool_->Acquire();
     if (!lease.ok()) return FromAbsl(lease.status());
@@ -245,7 +244,7 @@ grpc::Status GameDatabaseImpl::ExplorePosition(grpc::ServerContext* context,
 
 grpc::Status GameDatabaseImpl::GetPlayer(grpc::ServerContext* context, const v1::GetPlayerRequest* request,
                                          v1::GetPlayerResponse* response) {
-  return gate_->Serve("GetPlayer", context, [&](Call&) {
+  return gate().Serve("GetPlayer", context, [&](Call&) {
     std::vector<FieldViolation> violations;
     if (request->name().empty()) violations.push_back({"name", "a player's name is required"});
     CheckName(request->name(), "name", &violations);

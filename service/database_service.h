@@ -76,7 +76,6 @@ class GameDatabaseImpl final : public ParsingService {
   std::unique_ptr<StorePool> pool_;
   DatabaseOptions options_;
   ServiceOptions limits_;
-  Gate* gate_;
   std::shared_ptr<const EvaluatorSource::TablesByDigest> tables_;
   PlayersRefresher refresher_;
 };

@@ -102,24 +102,19 @@ grpc::Status HealthService::Watch(grpc::ServerContext* context, const Request* r
   int64_t sent = -1;  // the version last sent
   std::unique_lock<std::mutex> lock(mu_);
   while (true) {
-    if (sent != version_ && (known || sent < 0)) {
+    // Sent: the first status, each change for the server's own name, and
+    // NOT_SERVING at shutdown for any name (which ends the watch).
+    if (sent != version_ && (known || sent < 0 || shut_down_)) {
       Response response;
-      response.set_status(known ? status_ : Response::SERVICE_UNKNOWN);
-      if (shut_down_) response.set_status(Response::NOT_SERVING);
+      response.set_status(shut_down_ ? Response::NOT_SERVING : known ? status_ : Response::SERVICE_UNKNOWN);
       sent = version_;
       const bool shut_down = shut_down_;
       lock.unlock();
-      if (!writer->Write(response)) return grpc::Status(grpc::StatusCode::CANCELLED, "the watcher went away");
+      const bool written = writer->Write(response);
       if (shut_down) return grpc::Status(grpc::StatusCode::UNAVAILABLE, "the server is shutting down");
+      if (!written) return grpc::Status(grpc::StatusCode::CANCELLED, "the watcher went away");
       lock.lock();
       continue;
-    }
-    if (shut_down_) {
-      lock.unlock();
-      Response response;
-      response.set_status(Response::NOT_SERVING);
-      (void)writer->Write(response);
-      return grpc::Status(grpc::StatusCode::UNAVAILABLE, "the server is shutting down");
     }
     if (context->IsCancelled()) return grpc::Status(grpc::StatusCode::CANCELLED, "the watcher went away");
     changed_.wait_for(lock, kWatchPoll);

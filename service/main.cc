@@ -4,13 +4,11 @@
 // address). On SIGTERM or SIGINT it reports NOT_SERVING to health checks,
 // stops taking new calls, finishes the calls in flight (up to
 // --shutdown-grace-seconds, then stops their work) and exits 0.
-#include <signal.h>
-#include <cstdlib>
-
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
+#include <cstdlib>
 #include <algorithm>
 #include <ctime>
 #include <fstream>

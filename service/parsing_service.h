@@ -75,6 +75,9 @@ class ParsingService : public grpc::Service {
   std::vector<std::string> MissingMethods() const;
 
  protected:
+  // The server's admission, shutdown and metrics, as given.
+  Gate& gate() const { return *gate_; }
+
   // impl->method(context, request, response) for each request that parses.
   template <typename Impl, typename Req, typename Resp>
   void Unary(const char* name, Impl* impl,

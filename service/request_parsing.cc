@@ -54,12 +54,10 @@ bool DropNonUtf8(const Descriptor& type, const std::string& path, int depth, Unk
   return true;
 }
 
-}  // namespace
-
-bool ParseRequest(const std::string& bytes, google::protobuf::Message* message,
-                  std::vector<FieldViolation>* violations) {
-  message->Clear();
-  if (message->ParseFromString(bytes)) return true;
+// What is wrong with `bytes`, which do not parse as `message`'s type:
+// false always, `message` set as ParseRequest says.
+bool Unparsable(const std::string& bytes, google::protobuf::Message* message,
+                std::vector<FieldViolation>* violations) {
   message->Clear();
   const std::string type = message->GetDescriptor()->full_name();
   UnknownFieldSet fields;
@@ -76,6 +74,25 @@ bool ParseRequest(const std::string& bytes, google::protobuf::Message* message,
   return false;
 }
 
+}  // namespace
+
+bool ParseRequest(const std::string& bytes, google::protobuf::Message* message,
+                  std::vector<FieldViolation>* violations) {
+  message->Clear();
+  if (message->ParseFromString(bytes)) return true;
+  return Unparsable(bytes, message, violations);
+}
+
+bool BufferBytes(const grpc::ByteBuffer& buffer, std::string* bytes) {
+  bytes->clear();
+  if (!buffer.Valid()) return true;
+  std::vector<grpc::Slice> slices;
+  if (!buffer.Dump(&slices).ok()) return false;
+  bytes->reserve(buffer.Length());
+  for (const grpc::Slice& s : slices) bytes->append(reinterpret_cast<const char*>(s.begin()), s.size());
+  return true;
+}
+
 bool ParseRequest(const grpc::ByteBuffer& buffer, google::protobuf::Message* message,
                   std::vector<FieldViolation>* violations) {
   message->Clear();
@@ -87,16 +104,13 @@ bool ParseRequest(const grpc::ByteBuffer& buffer, google::protobuf::Message* mes
     if (reader.status().ok() && message->ParseFromZeroCopyStream(&reader)) return true;
   }
   // The slow way, for a request that does not parse: its bytes at once.
-  std::vector<grpc::Slice> slices;
-  if (!buffer.Dump(&slices).ok()) {
+  std::string bytes;
+  if (!BufferBytes(buffer, &bytes)) {
     message->Clear();
     violations->push_back({"", "the request's bytes could not be read"});
     return false;
   }
-  std::string bytes;
-  bytes.reserve(buffer.Length());
-  for (const grpc::Slice& s : slices) bytes.append(reinterpret_cast<const char*>(s.begin()), s.size());
-  return ParseRequest(bytes, message, violations);
+  return Unparsable(bytes, message, violations);
 }
 
 }  // namespace scribe::service

@@ -28,6 +28,10 @@ namespace scribe::service {
 bool ParseRequest(const std::string& bytes, google::protobuf::Message* message,
                   std::vector<FieldViolation>* violations);
 
+// A received gRPC message's bytes, in one string (none when it holds
+// none); false when they cannot be read.
+bool BufferBytes(const grpc::ByteBuffer& buffer, std::string* bytes);
+
 // The same for a received gRPC message.
 bool ParseRequest(const grpc::ByteBuffer& buffer, google::protobuf::Message* message,
                   std::vector<FieldViolation>* violations);
