@@ -339,6 +339,7 @@ class SqliteStore final : public games::Store {
   std::string path_;
   absl::flat_hash_map<std::string, sqlite3_stmt*> cache_;
   bool in_write_ = false;
+  bool write_failed_ = false;  // a call failed inside the write (InSavepoint)
 };
 
 SqliteStore::~SqliteStore() {
@@ -349,6 +350,9 @@ SqliteStore::~SqliteStore() {
 
 absl::Status SqliteStore::Fail(int rc, absl::string_view doing) {
   absl::Status status = MapError(db_, rc, path_, doing);
+  // A call that fails inside a write may have done half its statements:
+  // the write is refused from here to Rollback (WriteOk, Commit).
+  if (in_write_) write_failed_ = true;
   // After a full disk or an I/O error the transaction cannot go on: end it
   // now (WriteOk then refuses the writes until Rollback or Commit).
   if (Ends(rc & 0xff) && !sqlite3_get_autocommit(db_)) sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
@@ -511,12 +515,14 @@ absl::Status SqliteStore::BeginWrite() {
   }
   if (rc != SQLITE_DONE) return Fail(rc, "beginning a write");
   in_write_ = true;
+  write_failed_ = false;
   return absl::OkStatus();
 }
 
 absl::Status SqliteStore::Commit() {
   if (!in_write_) return absl::FailedPreconditionError(absl::StrCat(Name(), ": Commit without BeginWrite"));
   in_write_ = false;
+  if (write_failed_ && !sqlite3_get_autocommit(db_)) sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
   if (sqlite3_get_autocommit(db_)) {
     return absl::AbortedError(absl::StrCat(Name(), ": the write was rolled back after an earlier error"));
   }
@@ -527,22 +533,36 @@ absl::Status SqliteStore::Commit() {
 
 absl::Status SqliteStore::Rollback() {
   in_write_ = false;
+  write_failed_ = false;
   if (sqlite3_get_autocommit(db_)) return absl::OkStatus();
   return Run("ROLLBACK", "rolling back");
 }
 
 absl::Status SqliteStore::WriteOk() {
-  if (in_write_ && sqlite3_get_autocommit(db_)) {
+  if (in_write_ && (write_failed_ || sqlite3_get_autocommit(db_))) {
     return absl::AbortedError(
         absl::StrCat(Name(), ": the write was rolled back after an earlier error; roll back and begin again"));
   }
   return absl::OkStatus();
 }
 
-// Runs `body` all or nothing (several statements of one call).
+// Runs `body`, one call's statements, all or nothing. Inside a write (the
+// only place a write call runs), a call that fails poisons the write:
+// every later write and the Commit are refused until Rollback, as
+// PostgreSQL refuses a transaction after an error, so what half a call did
+// is never committed. No savepoint is opened for it: a savepoint makes
+// SQLite copy each page a statement changes that the file already had
+// (pages reused from merged runs, an index's leaves) into a temporary
+// sub-journal first, which at a million games was as many bytes again as
+// the database's own writes.
 template <typename Body>
 absl::Status SqliteStore::InSavepoint(Body&& body) {
   SCRIBE_RETURN_IF_ERROR(WriteOk());
+  if (in_write_) {
+    absl::Status status = body();
+    if (!status.ok()) write_failed_ = true;
+    return status;
+  }
   SCRIBE_RETURN_IF_ERROR(Run("SAVEPOINT store_call", "beginning a write"));
   absl::Status status = body();
   if (status.ok()) {
@@ -838,9 +858,18 @@ absl::Status SqliteStore::AddSource(int64_t game, const games::SourceRow& source
   SCRIBE_ASSIGN_OR_RETURN(Statement file, Prepare("INSERT INTO files(path) VALUES (?1) ON CONFLICT (path) DO NOTHING"));
   file.Text(1, source.file);
   SCRIBE_RETURN_IF_ERROR(Done(file, "adding a source"));
-  SCRIBE_ASSIGN_OR_RETURN(Statement statement, Prepare("INSERT INTO sources(file, idx, game) SELECT id, ?2, ?3 FROM files"
-                                              " WHERE path = ?1 ON CONFLICT (file, idx) DO NOTHING"));
-  statement.Text(1, source.file).Int(2, source.index).Int(3, game);
+  // The path's id, then the source by it: an INSERT ... SELECT would make
+  // SQLite keep a statement journal for each source (a temporary file's
+  // writes, a page or two a game).
+  SCRIBE_ASSIGN_OR_RETURN(Statement id, Prepare("SELECT id FROM files WHERE path = ?1"));
+  id.Text(1, source.file);
+  const int rc = id.Step();
+  if (rc != SQLITE_ROW) return Fail(rc == SQLITE_DONE ? SQLITE_INTERNAL : rc, "adding a source");
+  const int64_t file_id = id.IntAt(0);
+  id.Reset();
+  SCRIBE_ASSIGN_OR_RETURN(Statement statement, Prepare("INSERT INTO sources(file, idx, game) VALUES (?1, ?2, ?3)"
+                                              " ON CONFLICT (file, idx) DO NOTHING"));
+  statement.Int(1, file_id).Int(2, source.index).Int(3, game);
   return Done(statement, "adding a source");
 }
 

@@ -561,6 +561,32 @@ TEST_P(StoreContractTest, AFailedAddPostingsFailsTheWriteAndItsRollbackKeepsNoth
   EXPECT_EQ(runs.size(), 1u);
 }
 
+// Half of a failed call is never committed: every backend refuses the
+// write's later calls and its Commit (PostgreSQL aborts the transaction;
+// SQLite, which runs a call's statements without a savepoint, marks the
+// write failed), and a write begun afterwards works.
+TEST_P(StoreContractTest, AfterAFailedCallTheWriteRefusesMoreAndItsCommitKeepsNothing) {
+  ASSERT_OK(store_->BeginWrite());
+  ASSERT_OK_AND_ASSIGN(const int64_t run, store_->NewRun());
+  ASSERT_OK(store_->AddGame(MakeGame(1, "a", "b", "", "", 1)).status());
+  // The second row breaks the unique (ruleset, bucket, run) after the
+  // first went in.
+  const absl::Status failed = store_->AddPostings(run, {{1, 7, "first"}, {1, 7, "again"}});
+  ASSERT_FALSE(failed.ok());
+  EXPECT_NE(failed.message().find("postings"), std::string::npos) << failed;
+  EXPECT_FALSE(store_->AddGame(MakeGame(1, "c", "d", "", "", 1)).ok());
+  const absl::Status commit = store_->Commit();
+  EXPECT_EQ(commit.code(), absl::StatusCode::kAborted) << commit;
+  EXPECT_EQ(store_->CountGames({}).value_or(-1), 0);
+  ASSERT_OK_AND_ASSIGN(std::vector<games::RunRow> runs, store_->Runs());
+  EXPECT_TRUE(runs.empty());
+  // The next write goes in.
+  ASSERT_OK(store_->BeginWrite());
+  ASSERT_OK(store_->AddGame(MakeGame(1, "a", "b", "", "", 1)).status());
+  ASSERT_OK(store_->Commit());
+  EXPECT_EQ(store_->CountGames({}).value_or(-1), 1);
+}
+
 // ---- The explorer, players, ratings.
 
 TEST_P(StoreContractTest, ExplorerRowsAddUp) {
