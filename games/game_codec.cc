@@ -4,6 +4,7 @@
 #include <map>
 #include <utility>
 
+#include "absl/numeric/bits.h"
 #include "absl/strings/str_cat.h"
 #include "games/varint.h"
 #include "records/position_string.h"
@@ -12,16 +13,16 @@
 namespace scribe::games {
 namespace {
 
-constexpr uint8_t kIdentityVersion = 1;
 constexpr uint8_t kExtraVersion = 1;
 constexpr int kChoiceFollows = 15;
 
 // The index of the move that took `before` to `after` among the throw's
 // legal moves; -1 when none did.
 int ChoiceOf(const Rules& rules, const Position& before, const Position& after, int roll,
-             const v1::Action& action, Move* move) {
+             const v1::Action& action, Move* move, int* legal_moves) {
   MoveList legal;
   LegalMoves(rules, before, roll, &legal);
+  *legal_moves = legal.size();
   for (int k = 0; k < legal.size(); ++k) {
     if (action.has_from() && legal[k].from != action.from()) continue;
     if (action.has_to() && legal[k].to != action.to()) continue;
@@ -37,6 +38,76 @@ int ChoiceOf(const Rules& rules, const Position& before, const Position& after, 
       *move = legal[k];
       return k;
     }
+  }
+  return -1;
+}
+
+// Version 2's actions: each throw a digit of radix the number of throws
+// the dice can give (its place among them), each move a digit of radix
+// the throw's legal moves (none when there is one, or none), packed as a
+// mixed-radix number into 64-bit chunks.
+class DigitWriter {
+ public:
+  explicit DigitWriter(std::string* out) : out_(out) {}
+  void Put(uint64_t digit, uint64_t radix) {
+    if (radix <= 1) return;
+    if (mult_ > UINT64_MAX / radix) Write(8);
+    acc_ += digit * mult_;
+    mult_ *= radix;
+  }
+  // The last chunk without its high zero bytes.
+  void Finish() {
+    int bytes = 0;
+    for (uint64_t v = acc_; v != 0; v >>= 8) ++bytes;
+    Write(bytes);
+  }
+
+ private:
+  void Write(int bytes) {
+    for (int i = 0; i < bytes; ++i) out_->push_back(static_cast<char>(acc_ >> (8 * i)));
+    acc_ = 0;
+    mult_ = 1;
+  }
+  std::string* out_;
+  uint64_t acc_ = 0, mult_ = 1;
+};
+
+class DigitReader {
+ public:
+  explicit DigitReader(absl::string_view in) : in_(in) { Load(); }
+  bool Get(uint64_t radix, uint64_t* digit) {
+    *digit = 0;
+    if (radix <= 1) return true;
+    if (mult_ > UINT64_MAX / radix) {
+      if (acc_ != 0) return false;  // more than the chunk's digits hold
+      Load();
+    }
+    *digit = acc_ % radix;
+    acc_ /= radix;
+    mult_ *= radix;
+    return true;
+  }
+  // Every byte read and every digit taken.
+  bool Done() const { return in_.empty() && acc_ == 0; }
+
+ private:
+  void Load() {
+    const size_t bytes = std::min<size_t>(8, in_.size());
+    acc_ = 0;
+    for (size_t i = 0; i < bytes; ++i) acc_ |= static_cast<uint64_t>(static_cast<uint8_t>(in_[i])) << (8 * i);
+    in_.remove_prefix(bytes);
+    mult_ = 1;
+  }
+  absl::string_view in_;
+  uint64_t acc_ = 0, mult_ = 1;
+};
+
+// A throw's digit: its place among the throws the dice can give.
+int RollRadix(const Rules& rules) { return absl::popcount(rules.possible_rolls); }
+int RollDigit(const Rules& rules, int roll) { return absl::popcount(rules.possible_rolls & ((1u << roll) - 1)); }
+int RollOfDigit(const Rules& rules, uint64_t digit) {
+  for (int roll = 0; roll <= kMaxRoll; ++roll) {
+    if (rules.CanRoll(roll) && digit-- == 0) return roll;
   }
   return -1;
 }
@@ -173,7 +244,8 @@ uint64_t IdentityHash(absl::string_view digest, absl::string_view identity) {
   return Fnv1a64(identity, h);
 }
 
-absl::StatusOr<EncodedGame> EncodeGame(const JudgedRecord& judged, std::vector<PlayedAction>* actions) {
+absl::StatusOr<EncodedGame> EncodeGame(const JudgedRecord& judged, std::vector<PlayedAction>* actions,
+                                       int version) {
   const RefereeResult& verdict = judged.verdict;
   const v1::GameRecord& record = judged.record;
   if (!verdict.valid() || verdict.rules == nullptr || !verdict.start.has_value()) {
@@ -182,10 +254,13 @@ absl::StatusOr<EncodedGame> EncodeGame(const JudgedRecord& judged, std::vector<P
   if (verdict.positions.size() != static_cast<size_t>(record.actions_size()) + 1) {
     return absl::InvalidArgumentError("the verdict kept no positions (RefereeOptions::keep_positions)");
   }
+  if (version != kIdentityV1 && version != kIdentityV2) {
+    return absl::InvalidArgumentError(absl::StrCat("no identity version ", version));
+  }
   const Rules& rules = *verdict.rules;
   EncodedGame out;
   std::string& id = out.identity;
-  id.push_back(static_cast<char>(kIdentityVersion));
+  id.push_back(static_cast<char>(version));
   PutStart(&id, rules, *verdict.start);
   PutVarint(&id, record.opening_size());
   for (const v1::OpeningThrow& round : record.opening()) {
@@ -193,23 +268,33 @@ absl::StatusOr<EncodedGame> EncodeGame(const JudgedRecord& judged, std::vector<P
     PutVarint(&id, static_cast<uint64_t>(round.dark()));
   }
   PutVarint(&id, record.actions_size());
+  DigitWriter digits(&id);
+  const int roll_radix = RollRadix(rules);
   for (int i = 0; i < record.actions_size(); ++i) {
     const v1::Action& action = record.actions(i);
     const int roll = action.roll();
-    if (roll < 0 || roll > kMaxRoll) return absl::InvalidArgumentError(absl::StrCat("action ", i + 1, ": no throw"));
+    if (!rules.CanRoll(roll)) return absl::InvalidArgumentError(absl::StrCat("action ", i + 1, ": no throw"));
     PlayedAction played;
     played.roll = roll;
-    if (!verdict.outcomes[i].moved) {
-      out.identity.push_back(static_cast<char>(roll << 4));
-      if (actions != nullptr) actions->push_back(played);
-      continue;
+    int choice = -1, legal_moves = 0;
+    if (verdict.outcomes[i].moved) {
+      choice = ChoiceOf(rules, verdict.positions[i], verdict.positions[i + 1], roll, action, &played.move, &legal_moves);
+      if (choice < 0) return absl::InvalidArgumentError(absl::StrCat("action ", i + 1, ": the move is not legal"));
+      played.moved = true;
     }
-    const int choice = ChoiceOf(rules, verdict.positions[i], verdict.positions[i + 1], roll, action, &played.move);
-    if (choice < 0) return absl::InvalidArgumentError(absl::StrCat("action ", i + 1, ": the move is not legal"));
-    PutAction(&id, roll, choice);
-    played.moved = true;
+    if (version == kIdentityV1) {
+      if (choice < 0) {
+        id.push_back(static_cast<char>(roll << 4));
+      } else {
+        PutAction(&id, roll, choice);
+      }
+    } else {
+      digits.Put(RollDigit(rules, roll), roll_radix);
+      if (choice >= 0) digits.Put(choice, legal_moves);
+    }
     if (actions != nullptr) actions->push_back(played);
   }
+  if (version == kIdentityV2) digits.Finish();
   out.columns = ColumnsOf(record);
   out.extra = EncodeExtra(rules, record, out.columns);
   return out;
@@ -219,7 +304,9 @@ absl::StatusOr<ReplayedGame> ReplayIdentity(const Rules& rules, absl::string_vie
   ByteReader in(identity);
   uint8_t version = 0, kind = 0;
   uint64_t rounds = 0, actions = 0;
-  if (!in.Byte(&version) || version != kIdentityVersion) return Corrupt("unknown identity version");
+  if (!in.Byte(&version) || (version != kIdentityV1 && version != kIdentityV2)) {
+    return Corrupt("unknown identity version");
+  }
   if (!in.Byte(&kind) || kind > kStartGiven) return Corrupt("identity cut short");
   absl::StatusOr<Position> pos = StartPosition(rules, kind == kStartDark ? kDark : kLight);
   if (kind == kStartGiven) {
@@ -250,26 +337,46 @@ absl::StatusOr<ReplayedGame> ReplayIdentity(const Rules& rules, absl::string_vie
     if (auto finding = DecideFirstPlayer(rules, opening, &first)) return Corrupt(finding->message());
     if (kind == kStartGiven || first != pos->to_move) return Corrupt("its throw-off and its start disagree");
   }
-  if (!in.Varint(&actions) || actions > identity.size()) return Corrupt("identity cut short");
-  game.positions.reserve(actions + 1);
-  game.actions.reserve(actions);
+  // Each action takes a byte in version 1, and at least a bit in version 2
+  // where the dice can give two throws or more (dice of one throw: a
+  // bound all the same, so that damaged bytes cannot ask for endless passes).
+  const uint64_t most_actions = version == kIdentityV1 ? identity.size()
+                                : RollRadix(rules) >= 2 ? 8 * uint64_t{identity.size()}
+                                                        : uint64_t{1} << 20;
+  if (!in.Varint(&actions) || actions > most_actions) return Corrupt("identity cut short");
+  game.positions.reserve(std::min<uint64_t>(actions, 4096) + 1);
+  game.actions.reserve(std::min<uint64_t>(actions, 4096));
   game.positions.push_back(*pos);
   Position p = *pos;
   MoveList legal;
+  const size_t digits_from = in.pos();
+  DigitReader digits(identity.substr(digits_from));
+  const int roll_radix = RollRadix(rules);
   for (uint64_t i = 0; i < actions; ++i) {
-    uint8_t b = 0;
-    if (!in.Byte(&b)) return Corrupt("actions cut short");
     PlayedAction a;
-    a.roll = b >> 4;
-    uint64_t choice = b & 0x0f;
+    uint64_t choice = 0;  // version 1: 0 a pass, else the move's place + 1
+    if (version == kIdentityV1) {
+      uint8_t b = 0;
+      if (!in.Byte(&b)) return Corrupt("actions cut short");
+      a.roll = b >> 4;
+      choice = b & 0x0f;
+    } else {
+      uint64_t digit = 0;
+      if (!digits.Get(roll_radix, &digit)) return Corrupt("actions cut short");
+      a.roll = RollOfDigit(rules, digit);
+    }
     if (IsOver(rules, p)) return Corrupt("an action after the end of the game");
     if (!rules.CanRoll(a.roll)) return Corrupt("a throw these dice cannot give");
     LegalMoves(rules, p, a.roll, &legal);
+    if (version == kIdentityV2 && !legal.empty()) {
+      if (!digits.Get(static_cast<uint64_t>(legal.size()), &choice)) return Corrupt("actions cut short");
+      ++choice;
+    }
     if (choice == 0) {
       if (!legal.empty()) return Corrupt("a throw passed with a move to make");
       PassTurn(&p);
     } else {
-      if (choice == kChoiceFollows) {
+      if (version == kIdentityV1 && choice == kChoiceFollows) {
         if (!in.Varint(&choice)) return Corrupt("actions cut short");
       } else {
         --choice;
@@ -282,7 +389,7 @@ absl::StatusOr<ReplayedGame> ReplayIdentity(const Rules& rules, absl::string_vie
     game.actions.push_back(a);
     game.positions.push_back(p);
   }
-  if (!in.done()) return Corrupt("bytes after the last action");
+  if (version == kIdentityV1 ? !in.done() : !digits.Done()) return Corrupt("bytes after the last action");
   game.winner = Winner(rules, p);
   return game;
 }

@@ -2,18 +2,35 @@
 // the decision of what is the same game.
 //
 // identity: the game itself, everything that decides its course:
-//   u8 version (1)
+//   u8 version (2; 1 in a database that keeps version 1, below)
 //   u8 start          0: the rules' start with light to move, 1: with dark
 //                     to move, 2: the position string (docs/notation.md)
 //                     follows, as a string
 //   varint rounds, then per round varint light, varint dark   the throw-off
-//   varint actions, then per action one byte: throw << 4 | c, where c is 0
+//   varint actions, then the actions:
+//   version 2: one number in mixed radix, least significant digit first,
+//                     two digits an action: the throw's place among the
+//                     throws the dice can give (radix: how many they can
+//                     give; 5 for four binary dice), then the move's place
+//                     among the throw's legal moves (LegalMoves order, by
+//                     `from`; radix: how many there are, so no digit for a
+//                     throw with one move or none, where none means the
+//                     throw passed). Cut into 64-bit chunks, each written
+//                     as 8 bytes low first: a chunk ends before the digit
+//                     that would make its range overflow 64 bits; the last
+//                     chunk is written without its high zero bytes. About
+//                     4 bits an action: a finkel game of 150 actions is
+//                     about 80 bytes.
+//   version 1: per action one byte: throw << 4 | c, where c is 0
 //                     for a throw with no move, 1..14 for the (c-1)th legal
-//                     move of the throw (LegalMoves order, by `from`), and
+//                     move of the throw, and
 //                     15 followed by varint k for the kth (never for 7
-//                     pieces; 15 pieces on many squares can need it)
-// (string: varint length, bytes; varint: 7 bits a byte, low first.) So a
-// finkel game of 150 actions is about 155 bytes.
+//                     pieces; 15 pieces on many squares can need it): about
+//                     155 bytes a finkel game.
+// (string: varint length, bytes; varint: 7 bits a byte, low first.) A
+// database keeps the version it was made with (Store setting "identity":
+// schema migrations set it to 1 where games were stored before version 2
+// existed, so that the same game is the same bytes in it); both are read.
 //
 // extra: what a record carries besides its course, for export: the ruleset
 // reference as written, its digest field (a byte when it is empty or the
@@ -47,6 +64,9 @@ namespace scribe::games {
 // The tags a stored game keeps as columns of its own (store.h GameRow):
 // Light, Dark, Event, and Date made ISO (IsoDate). A tag equal to its
 // column is not written again in `extra` (a flag says so).
+inline constexpr int kIdentityV1 = 1;
+inline constexpr int kIdentityV2 = 2;
+
 struct TagColumns {
   std::string light, dark, event, date;
 };
@@ -69,7 +89,9 @@ struct PlayedAction {
 // (RefereeOptions::keep_positions). INVALID_ARGUMENT for anything else.
 // With `actions`, also each action's throw and move, as ReplayIdentity
 // would give them.
-absl::StatusOr<EncodedGame> EncodeGame(const JudgedRecord& judged, std::vector<PlayedAction>* actions = nullptr);
+// `version`: kIdentityV2, or kIdentityV1 for a database that keeps that form.
+absl::StatusOr<EncodedGame> EncodeGame(const JudgedRecord& judged, std::vector<PlayedAction>* actions = nullptr,
+                                       int version = kIdentityV2);
 
 // A game replayed from its identity: the positions (the start, then the
 // one after each action) and the actions.

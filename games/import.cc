@@ -32,6 +32,9 @@ struct Importer::Pending {
 namespace {
 
 constexpr char kDepthSetting[] = "explorer_depth";
+// The form of the database's identity bytes (game_codec.h): set by the
+// schema's migrations, "1" where games were stored before version 2.
+constexpr char kIdentitySetting[] = "identity";
 
 std::string Tag(const v1::GameRecord& record, const char* name) {
   auto it = record.tags().find(name);
@@ -48,8 +51,8 @@ int ResultOf(const JudgedRecord& judged) {
 
 }  // namespace
 
-Importer::Importer(Store& store, ImportOptions options, int depth)
-    : store_(store), options_(options), depth_(depth), rules_(store) {
+Importer::Importer(Store& store, ImportOptions options, int depth, int identity_version)
+    : store_(store), options_(options), depth_(depth), identity_version_(identity_version), rules_(store) {
   review_threads_ = options.review_threads > 0 ? options.review_threads : DefaultAnalysisThreads();
 }
 
@@ -72,13 +75,23 @@ absl::StatusOr<std::unique_ptr<Importer>> Importer::Start(Store& store, ImportOp
       return s;
     }
   }
-  return std::unique_ptr<Importer>(new Importer(store, options, value));
+  absl::StatusOr<std::optional<std::string>> identity = store.Setting(kIdentitySetting);
+  if (!identity.ok()) return identity.status();
+  int version = kIdentityV2;
+  if (identity->has_value()) {
+    if (**identity != "1" && **identity != "2") {
+      return absl::DataLossError(
+          absl::StrCat(store.Name(), ": its games' identity form is \"", **identity, "\", which this build does not know"));
+    }
+    version = **identity == "1" ? kIdentityV1 : kIdentityV2;
+  }
+  return std::unique_ptr<Importer>(new Importer(store, options, value, version));
 }
 
 absl::Status Importer::Add(const JudgedRecord& judged, const std::string& file, int64_t index) {
   if (!failed_.ok()) return failed_;
   actions_.clear();
-  absl::StatusOr<EncodedGame> encoded = EncodeGame(judged, &actions_);
+  absl::StatusOr<EncodedGame> encoded = EncodeGame(judged, &actions_, identity_version_);
   if (!encoded.ok()) return At(encoded.status(), file, index);
   const Rules& rules = *judged.verdict.rules;
   Pending game;

@@ -101,7 +101,7 @@ class Importer {
 
  private:
   struct Pending;
-  Importer(Store& store, ImportOptions options, int depth);
+  Importer(Store& store, ImportOptions options, int depth, int identity_version);
   // The records added since the last batch was handed to the writer, or
   // the batch being written.
   struct Keys {
@@ -170,6 +170,7 @@ class Importer {
   Store& store_;
   ImportOptions options_;
   int depth_;
+  int identity_version_;  // the database's form of identity bytes (game_codec.h)
   RulesCache rules_;  // the writer's
   Batch filling_, writing_;
   std::thread writer_;

@@ -133,6 +133,13 @@ constexpr const char* kVersion3[] = {
     "CREATE INDEX games_dark ON games (dark, id) INCLUDE (light)",
     "CREATE INDEX games_dark_date ON games (dark, date, id) INCLUDE (light)",
 };
+// The identity's form (games/game_codec.h): version 2 in a database without
+// games, else the version 1 its games have.
+constexpr const char* kVersion4[] = {
+    "INSERT INTO settings (key, value) SELECT 'identity',"
+    " convert_to(CASE WHEN EXISTS (SELECT 1 FROM games) THEN '1' ELSE '2' END, 'UTF8')"
+    " ON CONFLICT (key) DO NOTHING",
+};
 #undef PG_C_TEXT
 
 struct Migration {
@@ -140,7 +147,7 @@ struct Migration {
   std::span<const char* const> steps;
 };
 // In order; the last one's version is kPostgresSchemaVersion.
-constexpr Migration kMigrations[] = {{1, kVersion1}, {2, kVersion2}, {3, kVersion3}};
+constexpr Migration kMigrations[] = {{1, kVersion1}, {2, kVersion2}, {3, kVersion3}, {4, kVersion4}};
 static_assert(std::size(kMigrations) > 0 && kMigrations[std::size(kMigrations) - 1].version == kPostgresSchemaVersion);
 
 // The tables the schema makes: one of them in a database without

@@ -6,7 +6,7 @@
 // processes may share the file: WAL mode lets readers go on while one
 // writer (BEGIN IMMEDIATE, waiting up to the busy timeout) writes.
 //
-// The schema (version 2; PRAGMA application_id 'Scrb', PRAGMA user_version
+// The schema (version 3; PRAGMA application_id 'Scrb', PRAGMA user_version
 // the version, Migrations() takes each version to the next):
 //
 //   rulesets(id INTEGER PRIMARY KEY, digest TEXT UNIQUE, reference TEXT)
@@ -35,7 +35,10 @@
 //   explorer(ruleset, key, roll, from_index, to_index, games, light_wins,
 //     dark_wins, accuracy_sum, accuracy_count)
 //     PRIMARY KEY (ruleset, key, roll, from_index, to_index)
-//   settings(key TEXT PRIMARY KEY, value TEXT)
+//   settings(key TEXT PRIMARY KEY, value TEXT): the explorer's depth;
+//     (version 3) "identity": the form of the games' identity bytes
+//     (games/game_codec.h), "2", or "1" where games were stored before
+//     version 3 (the same game must be the same bytes in one database)
 //   ratings(player, period, rating, deviation, volatility, games)
 //     PRIMARY KEY (player, period)
 //     games_by_light_date(light, date = '', date), games_by_dark_date
@@ -139,6 +142,13 @@ const std::vector<std::vector<const char*>>& Migrations() {
           "INSERT INTO players " SQL_PLAYER_TOTALS,
           "CREATE INDEX games_by_light_date ON games(light, date = '', date)",
           "CREATE INDEX games_by_dark_date ON games(dark, date = '', date)",
+      },
+      {
+          // The identity's form (games/game_codec.h): version 2 in a
+          // database without games, else the version 1 its games have.
+          "INSERT INTO settings(key, value) SELECT 'identity',"
+          " CASE WHEN EXISTS (SELECT 1 FROM games) THEN '1' ELSE '2' END WHERE true"
+          " ON CONFLICT (key) DO NOTHING",
       },
   };
   return *migrations;

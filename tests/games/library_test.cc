@@ -54,11 +54,13 @@ class LibraryTest : public ::testing::TestWithParam<storage::TestBackend> {
     ASSERT_TRUE(store.ok()) << store.status();
     store_ = *std::move(store);
   }
-  // Imports `records` as records 0.. of `file`, `batch` games a batch.
-  ImportCounts Import(const std::vector<JudgedRecord>& records, const std::string& file, int batch = 1000) {
+  // Imports `records` as records 0.. of `file`, `batch` games a batch,
+  // into `store` (store_ when none).
+  ImportCounts Import(const std::vector<JudgedRecord>& records, const std::string& file, int batch = 1000,
+                      Store* store = nullptr) {
     ImportOptions options;
     options.batch_games = batch;
-    auto importer = Importer::Start(*store_, options);
+    auto importer = Importer::Start(store != nullptr ? *store : *store_, options);
     EXPECT_TRUE(importer.ok()) << importer.status();
     if (!importer.ok()) return {};
     for (size_t i = 0; i < records.size(); ++i) {
@@ -97,6 +99,54 @@ TEST_P(LibraryTest, EveryPresetGoesInAndTheSameRecordsComeOut) {
       auto got = WriteRecords(f, std::vector<v1::GameRecord>{out[i]});
       ASSERT_TRUE(want.ok() && got.ok());
       EXPECT_EQ(*got, *want) << "game " << i + 1 << " " << records[i].record.ruleset();
+    }
+  }
+}
+
+// A new database keeps identities in version 2; one whose games were
+// stored before version 2 existed (its migration set "identity" to 1)
+// goes on storing version 1, so that the same game imported later is the
+// same bytes: either way nothing is added twice, and every game comes back
+// as it went in.
+TEST_P(LibraryTest, IdentitiesKeepTheDatabasesFormAndBothAreRead) {
+  std::vector<JudgedRecord> records;
+  for (const PresetInfo& p : Presets()) records.push_back(RandomJudged(p.id, 11));
+  ASSERT_EQ(store_->Setting("identity").value_or(std::nullopt), std::optional<std::string>("2"));
+  std::unique_ptr<Store> older;
+  {
+    auto opened = storage::OpenStore(GetParam().make_location(), storage::OpenMode::kCreate);
+    ASSERT_TRUE(opened.ok()) << opened.status();
+    older = *std::move(opened);
+    ASSERT_TRUE(older->BeginWrite().ok());
+    ASSERT_TRUE(older->SetSetting("identity", "1").ok());
+    ASSERT_TRUE(older->Commit().ok());
+  }
+  for (auto [store, form] : {std::pair{store_.get(), kIdentityV2}, std::pair{older.get(), kIdentityV1}}) {
+    const auto n = static_cast<int64_t>(records.size());
+    ImportCounts counts = Import(records, "/games/first.tsn", 1000, store);
+    EXPECT_EQ(counts.added, n);
+    counts = Import(records, "/games/again.tsn", 1000, store);
+    EXPECT_EQ(counts.added, 0);
+    EXPECT_EQ(counts.new_sources, n);
+    std::vector<int64_t> ids;
+    for (int64_t id = 1; id <= n; ++id) ids.push_back(id);
+    auto rows = store->GamesById(ids);
+    ASSERT_TRUE(rows.ok()) << rows.status();
+    ASSERT_EQ(rows->size(), records.size());
+    RulesCache rules(*store);
+    for (size_t i = 0; i < records.size(); ++i) {
+      const GameRow& row = (*rows)[i];
+      ASSERT_FALSE(row.identity.empty());
+      EXPECT_EQ(row.identity[0], form) << records[i].record.ruleset();
+      auto known = rules.ById(row.ruleset);
+      ASSERT_TRUE(known.ok()) << known.status();
+      auto decoded =
+          DecodeGame(*(*known)->rules, row.identity, row.extra, TagColumns{row.light, row.dark, row.event, row.date});
+      ASSERT_TRUE(decoded.ok()) << decoded.status();
+      auto want = WriteRecords(Format::kTsn, std::vector<JudgedRecord>{records[i]});
+      auto got = WriteRecords(Format::kTsn, std::vector<v1::GameRecord>{*decoded});
+      ASSERT_TRUE(want.ok() && got.ok());
+      EXPECT_EQ(*got, *want) << "form " << form << ", " << records[i].record.ruleset();
     }
   }
 }

@@ -239,7 +239,8 @@ TEST_F(PostgresStoreTest, AVersion1DatabaseGetsItsPlayersTotals) {
   ASSERT_TRUE(PostgresServer::Query(url,
                                     "DROP TABLE players; DROP INDEX games_light, games_dark, games_light_date,"
                                     " games_dark_date; CREATE INDEX games_light ON games (light);"
-                                    " CREATE INDEX games_dark ON games (dark); UPDATE scribe_schema SET version = 1")
+                                    " CREATE INDEX games_dark ON games (dark); UPDATE scribe_schema SET version = 1;"
+                                    " DELETE FROM settings WHERE key = 'identity'")
                   .ok());
   ASSERT_OK_AND_ASSIGN(auto store, OpenPostgresStore(url, OpenMode::kExisting));
   auto version = PostgresServer::Query(url, "SELECT version FROM scribe_schema");
@@ -252,6 +253,10 @@ TEST_F(PostgresStoreTest, AVersion1DatabaseGetsItsPlayersTotals) {
     ASSERT_TRUE(def.ok() && def->size() == 1) << index;
     EXPECT_NE((*def)[0][0].find("INCLUDE (light)"), std::string::npos) << (*def)[0][0];
   }
+  // Version 4: its games were stored in identity version 1, and it goes on
+  // so; a database without games before version 4 takes version 2.
+  EXPECT_EQ(store->Setting("identity").value_or(std::nullopt), std::optional<std::string>("1"));
+  EXPECT_EQ(store_->Setting("identity").value_or(std::nullopt), std::optional<std::string>("2"));
   ASSERT_OK_AND_ASSIGN(games::PlayerTotals b, store->Player("b"));
   EXPECT_EQ(b.games, 2);
   EXPECT_EQ(b.losses, 2);

@@ -23,6 +23,7 @@
 #include <thread>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "games/store.h"
@@ -268,8 +269,11 @@ TEST_F(SqliteStoreTest, AnOlderSchemaIsMigrated) {
 TEST_F(SqliteStoreTest, AVersion1DatabaseGetsItsPlayersTotals) {
   const std::string path = MakeDatabase("v1.db", 3);
   RunSql(path, "DROP TABLE players; DROP INDEX games_by_light_date; DROP INDEX games_by_dark_date; PRAGMA user_version = 1;");
+  RunSql(path, "DELETE FROM settings WHERE key = 'identity'");
   ASSERT_OK_AND_ASSIGN(std::unique_ptr<Store> store, OpenSqliteStore(path, OpenMode::kExisting));
-  EXPECT_EQ(PragmaInt(path, "user_version"), 2);
+  EXPECT_EQ(PragmaInt(path, "user_version"), SqliteSchemaVersion());
+  // Its games were stored in identity version 1, and it goes on so.
+  EXPECT_EQ(store->Setting("identity").value_or(std::nullopt), std::optional<std::string>("1"));
   ASSERT_OK_AND_ASSIGN(games::PlayerTotals b, store->Player("b"));
   EXPECT_EQ(b.games, 3);
   ASSERT_OK_AND_ASSIGN(games::PlayerTotals a1, store->Player("a1"));
@@ -280,8 +284,21 @@ TEST_F(SqliteStoreTest, AVersion1DatabaseGetsItsPlayersTotals) {
 TEST_F(SqliteStoreTest, ANewDatabaseIsInWalModeWithItsMarks) {
   const std::string path = MakeDatabase("new.db");
   EXPECT_EQ(PragmaInt(path, "application_id"), 0x53637262);
-  EXPECT_EQ(PragmaInt(path, "user_version"), 2);
+  EXPECT_EQ(PragmaInt(path, "user_version"), 3);
   EXPECT_EQ(ReadFile(path)[18], 2) << "the file format's write version: 2 is WAL";
+}
+
+// Version 3 says which form the games' identity bytes have: 2 where no
+// game was stored before it, 1 where games were.
+TEST_F(SqliteStoreTest, AVersion2DatabaseGetsItsIdentityForm) {
+  for (int games : {0, 2}) {
+    const std::string path = MakeDatabase(absl::StrCat("v2-", games, ".db"), games);
+    RunSql(path, "DELETE FROM settings WHERE key = 'identity'; PRAGMA user_version = 2;");
+    ASSERT_OK_AND_ASSIGN(std::unique_ptr<Store> store, OpenSqliteStore(path, OpenMode::kExisting));
+    EXPECT_EQ(PragmaInt(path, "user_version"), 3);
+    EXPECT_EQ(store->Setting("identity").value_or(std::nullopt), std::optional<std::string>(games == 0 ? "2" : "1"))
+        << games << " games";
+  }
 }
 
 // ---- Read-only files and folders.
