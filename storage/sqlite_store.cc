@@ -350,6 +350,11 @@ class SqliteStore final : public games::Store {
   absl::flat_hash_map<std::string, sqlite3_stmt*> cache_;
   bool in_write_ = false;
   bool write_failed_ = false;  // a call failed inside the write (InSavepoint)
+  // The file of the write's last source and its files id (0: none), for
+  // the next source; forgotten when a write begins (a rolled-back write's
+  // row is gone).
+  std::string source_file_;
+  int64_t source_file_id_ = 0;
 };
 
 SqliteStore::~SqliteStore() {
@@ -526,6 +531,7 @@ absl::Status SqliteStore::BeginWrite() {
   if (rc != SQLITE_DONE) return Fail(rc, "beginning a write");
   in_write_ = true;
   write_failed_ = false;
+  source_file_id_ = 0;
   return absl::OkStatus();
 }
 
@@ -864,22 +870,26 @@ absl::StatusOr<std::optional<int64_t>> SqliteStore::SourceGame(const games::Sour
 
 absl::Status SqliteStore::AddSource(int64_t game, const games::SourceRow& source) {
   SCRIBE_RETURN_IF_ERROR(WriteOk());
-  // Each file's path once (files), its sources by the path's id.
-  SCRIBE_ASSIGN_OR_RETURN(Statement file, Prepare("INSERT INTO files(path) VALUES (?1) ON CONFLICT (path) DO NOTHING"));
-  file.Text(1, source.file);
-  SCRIBE_RETURN_IF_ERROR(Done(file, "adding a source"));
-  // The path's id, then the source by it: an INSERT ... SELECT would make
-  // SQLite keep a statement journal for each source (a temporary file's
-  // writes, a page or two a game).
-  SCRIBE_ASSIGN_OR_RETURN(Statement id, Prepare("SELECT id FROM files WHERE path = ?1"));
-  id.Text(1, source.file);
-  const int rc = id.Step();
-  if (rc != SQLITE_ROW) return Fail(rc == SQLITE_DONE ? SQLITE_INTERNAL : rc, "adding a source");
-  const int64_t file_id = id.IntAt(0);
-  id.Reset();
+  // Each file's path once (files), its sources by the path's id: the id
+  // is read first (an INSERT ... SELECT would make SQLite keep a statement
+  // journal for each source, a temporary file's writes a game), and kept
+  // for the write's next source of the same file.
+  if (source_file_ != source.file || source_file_id_ == 0) {
+    source_file_id_ = 0;
+    SCRIBE_ASSIGN_OR_RETURN(Statement file,
+                            Prepare("INSERT INTO files(path) VALUES (?1) ON CONFLICT (path) DO NOTHING"));
+    file.Text(1, source.file);
+    SCRIBE_RETURN_IF_ERROR(Done(file, "adding a source"));
+    SCRIBE_ASSIGN_OR_RETURN(Statement id, Prepare("SELECT id FROM files WHERE path = ?1"));
+    id.Text(1, source.file);
+    const int rc = id.Step();
+    if (rc != SQLITE_ROW) return Fail(rc == SQLITE_DONE ? SQLITE_INTERNAL : rc, "adding a source");
+    source_file_ = source.file;
+    source_file_id_ = id.IntAt(0);
+  }
   SCRIBE_ASSIGN_OR_RETURN(Statement statement, Prepare("INSERT INTO sources(file, idx, game) VALUES (?1, ?2, ?3)"
                                               " ON CONFLICT (file, idx) DO NOTHING"));
-  statement.Int(1, file_id).Int(2, source.index).Int(3, game);
+  statement.Int(1, source_file_id_).Int(2, source.index).Int(3, game);
   return Done(statement, "adding a source");
 }
 
