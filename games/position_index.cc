@@ -21,6 +21,29 @@ absl::StatusOr<KeyPostings> KeyPostings::Fetch(Store& store, int64_t ruleset, co
   return out;
 }
 
+absl::StatusOr<int64_t> KeyPostings::Count(Store& store, int64_t ruleset, const PositionKeys& keys, uint64_t key) {
+  absl::StatusOr<std::vector<std::string>> heads = store.PostingHeads(ruleset, OwnBucket(key), kHeadBytes);
+  if (!heads.ok()) return heads.status();
+  int64_t total = 0;
+  for (const std::string& head : *heads) {
+    const std::optional<uint64_t> n = CountFromHead(head, key);
+    if (!n.has_value()) {  // a head that cannot tell: every block read
+      absl::StatusOr<KeyPostings> postings = Fetch(store, ruleset, keys, key);
+      if (!postings.ok()) return postings.status();
+      return postings->Count();
+    }
+    total += static_cast<int64_t>(*n);
+  }
+  absl::StatusOr<std::vector<std::string>> blocks = store.Postings(ruleset, keys.Bucket(key));
+  if (!blocks.ok()) return blocks.status();
+  for (const std::string& block : *blocks) {
+    absl::StatusOr<uint64_t> n = CountPostings(block, key);
+    if (!n.ok()) return n.status();
+    total += static_cast<int64_t>(*n);
+  }
+  return total;
+}
+
 absl::StatusOr<int64_t> KeyPostings::Count() const {
   int64_t total = 0;
   for (const std::string& block : blocks_) {

@@ -29,6 +29,12 @@ inline int64_t OwnBucket(uint64_t key) {
 class KeyPostings {
  public:
   static absl::StatusOr<KeyPostings> Fetch(Store& store, int64_t ruleset, const PositionKeys& keys, uint64_t key);
+  // How many games reached it, each once, reading no more of its own
+  // blocks than their heads (CountFromHead) where they tell, and its
+  // bucket's blocks whole: the explorer's check that its aggregates count
+  // every game (300 KB blocks of the start's a run, read for one number,
+  // were most of an explorer call on PostgreSQL).
+  static absl::StatusOr<int64_t> Count(Store& store, int64_t ruleset, const PositionKeys& keys, uint64_t key);
   // How many games reached it (each once), decoding nothing.
   absl::StatusOr<int64_t> Count() const;
   // Its games sorted by game, the first `n` of them (all: UINT64_MAX).

@@ -262,6 +262,18 @@ absl::StatusOr<uint64_t> CountPostings(absl::string_view block, uint64_t key) {
   return found;
 }
 
+std::optional<uint64_t> CountFromHead(absl::string_view head, uint64_t key) {
+  ByteReader in(head);
+  uint64_t first = 0, group = 0, count = 1;
+  if (!in.Varint(&first) || !in.Varint(&group)) return std::nullopt;
+  if (first + (group >> 1) < first) return std::nullopt;
+  first += group >> 1;
+  if ((group & 1) == 0 && !in.Varint(&count)) return std::nullopt;
+  if (first == key) return count;
+  if (first > key) return uint64_t{0};  // keys only grow: not in the block
+  return std::nullopt;
+}
+
 void KeySet::Clear() {
   size_ = 0;
   if (++stamp_ == 0) {  // after 2^32 games the stamps start again

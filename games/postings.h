@@ -20,6 +20,7 @@
 #define SCRIBE_GAMES_POSTINGS_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -105,6 +106,13 @@ absl::Status MarkPostings(absl::string_view block, uint64_t key, std::vector<uin
 
 // How many games the block holds for `key`, decoding none.
 absl::StatusOr<uint64_t> CountPostings(absl::string_view block, uint64_t key);
+
+// The same from the block's first bytes alone (a key's own block, whose
+// first group is the key's: Store::PostingHeads): nullopt when they cannot
+// tell (the first group is a smaller key's, or the bytes end before its
+// count). kHeadBytes always reach the first group's count.
+inline constexpr int64_t kHeadBytes = 32;
+std::optional<uint64_t> CountFromHead(absl::string_view head, uint64_t key);
 
 }  // namespace scribe::games
 

@@ -226,6 +226,19 @@ class Store {
   virtual absl::StatusOr<std::vector<RunRow>> Runs() = 0;  // oldest first
   // Every run's block for (ruleset, bucket), oldest run first.
   virtual absl::StatusOr<std::vector<std::string>> Postings(int64_t ruleset, int64_t bucket) = 0;
+  // The same blocks' first `bytes` bytes (all of a shorter block): enough
+  // to count a key's own block (CountFromHead) without reading it. A
+  // backend that can read part of a value reads only that (PostgreSQL: a
+  // block is stored uncompressed, so a prefix reads its first chunk); the
+  // default reads the blocks and cuts them.
+  virtual absl::StatusOr<std::vector<std::string>> PostingHeads(int64_t ruleset, int64_t bucket, int64_t bytes) {
+    absl::StatusOr<std::vector<std::string>> blocks = Postings(ruleset, bucket);
+    if (!blocks.ok()) return blocks.status();
+    for (std::string& b : *blocks) {
+      if (static_cast<int64_t>(b.size()) > bytes) b.resize(static_cast<size_t>(bytes));
+    }
+    return blocks;
+  }
   // A run's blocks in (ruleset, bucket) order, after (ruleset, bucket)
   // `after` (exclusive; {INT64_MIN, INT64_MIN} for the first), at most
   // `limit`: a merge reads runs a slice at a time.

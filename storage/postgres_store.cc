@@ -208,6 +208,9 @@ constexpr Statement kRuns{"runs",
                           " LEFT JOIN postings p ON p.run = r.run GROUP BY r.run ORDER BY r.run"};
 constexpr Statement kPostings{"postings",
                               "SELECT data FROM postings WHERE ruleset = $1 AND bucket = $2 ORDER BY run"};
+constexpr Statement kPostingHeads{"posting_heads",
+                                  "SELECT substring(data from 1 for $3::integer) FROM postings"
+                                  " WHERE ruleset = $1 AND bucket = $2 ORDER BY run"};
 constexpr Statement kRunPostings{"run_postings",
                                  "SELECT ruleset, bucket, data FROM postings WHERE run = $1"
                                  " AND (ruleset, bucket) > ($2, $3) ORDER BY ruleset, bucket LIMIT $4"};
@@ -472,6 +475,7 @@ class PostgresStore final : public games::Store {
   absl::Status AddPostings(int64_t run, const std::vector<PostingRow>& rows) override;
   absl::StatusOr<std::vector<RunRow>> Runs() override;
   absl::StatusOr<std::vector<std::string>> Postings(int64_t ruleset, int64_t bucket) override;
+  absl::StatusOr<std::vector<std::string>> PostingHeads(int64_t ruleset, int64_t bucket, int64_t bytes) override;
   absl::StatusOr<std::vector<PostingRow>> RunPostings(int64_t run, std::pair<int64_t, int64_t> after,
                                                       int limit) override;
   absl::Status DeleteRun(int64_t run) override;
@@ -1114,6 +1118,14 @@ absl::StatusOr<std::vector<RunRow>> PostgresStore::Runs() {
 
 absl::StatusOr<std::vector<std::string>> PostgresStore::Postings(int64_t ruleset, int64_t bucket) {
   SCRIBE_ASSIGN_OR_RETURN(Result r, Exec(kPostings, Params().Int8(ruleset).Int8(bucket)));
+  std::vector<std::string> blocks;
+  for (int i = 0; i < PQntuples(r.get()); ++i) blocks.push_back(GetBytes(r.get(), i, 0));
+  return blocks;
+}
+
+absl::StatusOr<std::vector<std::string>> PostgresStore::PostingHeads(int64_t ruleset, int64_t bucket,
+                                                                     int64_t bytes) {
+  SCRIBE_ASSIGN_OR_RETURN(Result r, Exec(kPostingHeads, Params().Int8(ruleset).Int8(bucket).Int8(bytes)));
   std::vector<std::string> blocks;
   for (int i = 0; i < PQntuples(r.get()); ++i) blocks.push_back(GetBytes(r.get(), i, 0));
   return blocks;

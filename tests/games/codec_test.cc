@@ -384,6 +384,31 @@ RC_GTEST_PROP(PostingsProperties, MergedBlocksHoldEveryPostingOnce, ()) {
   }
 }
 
+// A block's head counts its first key's games as the whole block does, and
+// for a block of one key (a key's own block) always tells.
+RC_GTEST_PROP(PostingsProperties, AHeadCountsTheFirstKeyAsTheBlockDoes, ()) {
+  const bool one_key = *rc::gen::arbitrary<bool>();
+  const uint64_t base = *rc::gen::inRange<uint64_t>(0, uint64_t{1} << 62);
+  auto entries = *rc::gen::nonEmpty(rc::gen::container<std::vector<std::pair<uint64_t, int64_t>>>(
+      rc::gen::pair(rc::gen::inRange<uint64_t>(0, one_key ? 1 : 5), rc::gen::inRange<int64_t>(1, 5000000))));
+  std::vector<Posting> postings;
+  std::set<std::pair<uint64_t, int64_t>> seen;
+  for (const auto& [k, g] : entries) {
+    if (seen.insert({base + k, g}).second) postings.push_back(Posting{base + k, g, g % 3 == 0});
+  }
+  std::sort(postings.begin(), postings.end());
+  const std::string block = EncodePostings(postings.data(), postings.data() + postings.size());
+  const std::string head = block.substr(0, kHeadBytes);
+  for (uint64_t key = base == 0 ? 0 : base - 1; key <= base + 5; ++key) {
+    const std::optional<uint64_t> n = CountFromHead(head, key);
+    if (key == postings.front().key || key < postings.front().key) {
+      RC_ASSERT(n.has_value());
+    }
+    if (n.has_value()) RC_ASSERT(*n == CountPostings(block, key).value());
+  }
+  RC_ASSERT(!CountFromHead(head.substr(0, 1), postings.front().key).has_value() || block.size() == 1);
+}
+
 RC_GTEST_PROP(PostingsProperties, BlocksDecodeToWhatWasEncoded, ()) {
   const bool hashed = *rc::gen::arbitrary<bool>();
   auto entries = *rc::gen::container<std::vector<std::tuple<uint64_t, int64_t, bool>>>(

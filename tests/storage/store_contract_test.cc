@@ -506,6 +506,15 @@ TEST_P(StoreContractTest, PostingsComeOldestRunFirstAndRunsPageInKeyOrder) {
   EXPECT_EQ(blocks, std::vector<std::string>{big});
   ASSERT_OK_AND_ASSIGN(blocks, store_->Postings(2, 5));
   EXPECT_TRUE(blocks.empty());
+  // Their heads: the first bytes, oldest run first, a shorter block whole.
+  ASSERT_OK_AND_ASSIGN(blocks, store_->PostingHeads(1, 5, 6));
+  EXPECT_EQ(blocks, (std::vector<std::string>{"first ", "second"}));
+  ASSERT_OK_AND_ASSIGN(blocks, store_->PostingHeads(1, 5, 100));
+  EXPECT_EQ(blocks, (std::vector<std::string>{"first 1/5", "second 1/5"}));
+  ASSERT_OK_AND_ASSIGN(blocks, store_->PostingHeads(1, INT64_MAX, 32));
+  EXPECT_EQ(blocks, std::vector<std::string>{big.substr(0, 32)});
+  ASSERT_OK_AND_ASSIGN(blocks, store_->PostingHeads(2, -3, 2));
+  EXPECT_EQ(blocks, std::vector<std::string>{"a\0"s});
 
   // The first run, two blocks at a time.
   std::vector<std::pair<int64_t, int64_t>> keys;
