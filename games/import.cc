@@ -204,6 +204,10 @@ absl::Status Importer::Hand() {
   absl::Status s = StartReviews();
   if (s.ok()) s = FinishReviews();
   if (!s.ok()) return s;
+  // Its postings sorted by key (by the batch's order within a key) here,
+  // while the writer still writes the batch before: the writer was the
+  // import's slower thread.
+  for (auto& [digest, of_rules] : filling_.postings) SortByKey(&of_rules.postings, &scratch_);
   s = Wait();
   if (!s.ok() || filling_.games.empty()) return s;
   std::swap(filling_, writing_);
@@ -383,9 +387,10 @@ absl::Status Importer::Write(Batch& batch) {
 
 absl::Status Importer::WriteRun(const PositionKeys& keys, std::vector<KeyedGame>& postings, int64_t ruleset,
                                 const std::vector<int64_t>& ids, RunRow* run) {
-  // The postings of the games placed, named by id; sorted by key, keeping
-  // the batch's order within a key, which is the games' ids' order (a
-  // group out of order is sorted: ids need not grow on every backend).
+  // The postings (sorted by key, in the batch's order within a key: Hand)
+  // of the games placed, named by id; the batch's order is the games' ids'
+  // order (a group out of order is sorted: ids need not grow on every
+  // backend).
   size_t kept = 0;
   for (const KeyedGame& p : postings) {
     const int64_t id = ids[static_cast<size_t>(p.tagged >> 1)];
@@ -393,7 +398,6 @@ absl::Status Importer::WriteRun(const PositionKeys& keys, std::vector<KeyedGame>
   }
   postings.resize(kept);
   if (postings.empty()) return absl::OkStatus();
-  SortByKey(&postings, &scratch_);
   if (run->run == 0) {  // one run for the batch, made when it has postings
     absl::StatusOr<int64_t> made_run = store_.NewRun();
     if (!made_run.ok()) return made_run.status();

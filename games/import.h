@@ -162,9 +162,9 @@ class Importer {
   // By digest; only Add touches the map (the writer reads a batch's Keys
   // through Batch::Postings, unchanged once made).
   std::map<std::string, Keys> keys_;
-  // Add's and Write's scratch, kept between games and batches.
+  // Add's and Hand's scratch, kept between games and batches.
   std::vector<PlayedAction> actions_;
-  std::vector<KeyedGame> scratch_;
+  std::vector<KeyedGame> scratch_;  // Hand's, sorting the batch's postings
   absl::Status failed_;
   KeySet seen_;  // the keys of the game being added
   Store& store_;
