@@ -310,6 +310,7 @@ class SqliteStore final : public games::Store {
   absl::Status AddPostings(int64_t run, const std::vector<games::PostingRow>& rows) override;
   absl::StatusOr<std::vector<games::RunRow>> Runs() override;
   absl::StatusOr<std::vector<std::string>> Postings(int64_t ruleset, int64_t bucket) override;
+  absl::StatusOr<std::vector<std::string>> PostingHeads(int64_t ruleset, int64_t bucket, int64_t bytes) override;
   absl::StatusOr<std::vector<games::PostingRow>> RunPostings(int64_t run, std::pair<int64_t, int64_t> after,
                                                              int limit) override;
   absl::Status DeleteRun(int64_t run) override;
@@ -329,6 +330,8 @@ class SqliteStore final : public games::Store {
   enum class QueryKind { kCount, kFind, kScan };
 
   absl::Status Fail(int rc, absl::string_view doing);
+  // PostingHeads inside a snapshot.
+  absl::StatusOr<std::vector<std::string>> ReadHeads(int64_t ruleset, int64_t bucket, int64_t bytes);
   absl::StatusOr<Statement> Prepare(absl::string_view sql);
   // Steps `statement` to its end (a write, or a read whose rows are not
   // wanted).
@@ -943,6 +946,45 @@ absl::StatusOr<std::vector<std::string>> SqliteStore::Postings(int64_t ruleset, 
   while ((rc = statement.Step()) == SQLITE_ROW) blocks.push_back(statement.BlobAt(0));
   if (rc != SQLITE_DONE) return Fail(rc, "reading postings");
   return blocks;
+}
+
+// Each block's head through SQLite's incremental blob reads, which read
+// the pages of those bytes alone (a SELECT of substr() would read the
+// whole value and its overflow pages first).
+absl::StatusOr<std::vector<std::string>> SqliteStore::PostingHeads(int64_t ruleset, int64_t bucket, int64_t bytes) {
+  // One snapshot for the rows and their blobs (a merge may delete a run
+  // between two statements): a read transaction unless a write is open.
+  const bool own_snapshot = sqlite3_get_autocommit(db_) != 0;
+  if (own_snapshot) SCRIBE_RETURN_IF_ERROR(Run("BEGIN", "reading postings"));
+  absl::StatusOr<std::vector<std::string>> heads = ReadHeads(ruleset, bucket, bytes);
+  if (own_snapshot && !sqlite3_get_autocommit(db_)) sqlite3_exec(db_, "COMMIT", nullptr, nullptr, nullptr);
+  return heads;
+}
+
+absl::StatusOr<std::vector<std::string>> SqliteStore::ReadHeads(int64_t ruleset, int64_t bucket, int64_t bytes) {
+  SCRIBE_ASSIGN_OR_RETURN(Statement statement,
+                 Prepare("SELECT rowid, length(data) FROM postings WHERE ruleset = ?1 AND bucket = ?2 ORDER BY run"));
+  statement.Int(1, ruleset).Int(2, bucket);
+  std::vector<std::pair<int64_t, int64_t>> rows;
+  int rc;
+  while ((rc = statement.Step()) == SQLITE_ROW) rows.emplace_back(statement.IntAt(0), statement.IntAt(1));
+  if (rc != SQLITE_DONE) return Fail(rc, "reading postings");
+  statement.Reset();
+  std::vector<std::string> heads;
+  for (const auto& [rowid, length] : rows) {
+    sqlite3_blob* blob = nullptr;
+    rc = sqlite3_blob_open(db_, "main", "postings", "data", rowid, 0, &blob);
+    if (rc != SQLITE_OK) {
+      sqlite3_blob_close(blob);
+      return Fail(rc, "reading postings");
+    }
+    std::string head(static_cast<size_t>(std::min(length, bytes)), '\0');
+    rc = sqlite3_blob_read(blob, head.data(), static_cast<int>(head.size()), 0);
+    sqlite3_blob_close(blob);
+    if (rc != SQLITE_OK) return Fail(rc, "reading postings");
+    heads.push_back(std::move(head));
+  }
+  return heads;
 }
 
 absl::StatusOr<std::vector<games::PostingRow>> SqliteStore::RunPostings(int64_t run, std::pair<int64_t, int64_t> after,
