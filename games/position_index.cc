@@ -21,27 +21,54 @@ absl::StatusOr<KeyPostings> KeyPostings::Fetch(Store& store, int64_t ruleset, co
   return out;
 }
 
-absl::StatusOr<int64_t> KeyPostings::Count(Store& store, int64_t ruleset, const PositionKeys& keys, uint64_t key) {
+absl::StatusOr<KeyPostings> KeyPostings::FetchHeads(Store& store, int64_t ruleset, const PositionKeys& keys,
+                                                    uint64_t key) {
+  KeyPostings out;
+  out.key_ = key;
+  out.ruleset_ = ruleset;
+  out.heads_only_ = true;
   absl::StatusOr<std::vector<std::string>> heads = store.PostingHeads(ruleset, OwnBucket(key), kHeadBytes);
   if (!heads.ok()) return heads.status();
-  int64_t total = 0;
-  for (const std::string& head : *heads) {
-    const std::optional<uint64_t> n = CountFromHead(head, key);
-    if (!n.has_value()) {  // a head that cannot tell: every block read
-      absl::StatusOr<KeyPostings> postings = Fetch(store, ruleset, keys, key);
-      if (!postings.ok()) return postings.status();
-      return postings->Count();
-    }
-    total += static_cast<int64_t>(*n);
-  }
+  out.own_heads_ = std::move(*heads);
   absl::StatusOr<std::vector<std::string>> blocks = store.Postings(ruleset, keys.Bucket(key));
   if (!blocks.ok()) return blocks.status();
-  for (const std::string& block : *blocks) {
-    absl::StatusOr<uint64_t> n = CountPostings(block, key);
-    if (!n.ok()) return n.status();
-    total += static_cast<int64_t>(*n);
+  out.blocks_ = std::move(*blocks);
+  return out;
+}
+
+absl::Status KeyPostings::Complete(Store& store) {
+  if (!heads_only_) return absl::OkStatus();
+  absl::StatusOr<std::vector<std::string>> own = store.Postings(ruleset_, OwnBucket(key_));
+  if (!own.ok()) return own.status();
+  // (Two reads, as Fetch's two are: not one snapshot of a store an
+  // import is merging.)
+  for (std::string& b : *own) blocks_.push_back(std::move(b));
+  own_heads_.clear();
+  heads_only_ = false;
+  return absl::OkStatus();
+}
+
+absl::StatusOr<int64_t> KeyPostings::Count(Store& store) {
+  if (heads_only_) {
+    int64_t own = 0;
+    bool told = true;
+    for (const std::string& head : own_heads_) {
+      const std::optional<uint64_t> n = CountFromHead(head, key_);
+      if (!n.has_value()) {
+        told = false;
+        break;
+      }
+      own += static_cast<int64_t>(*n);
+    }
+    if (told) {
+      absl::StatusOr<int64_t> rest = Count();
+      if (!rest.ok()) return rest.status();
+      return own + *rest;
+    }
+    absl::Status s = Complete(store);
+    if (!s.ok()) return s;
   }
-  return total;
+  return Count();
 }
 
 absl::StatusOr<int64_t> KeyPostings::Count() const {
@@ -55,6 +82,7 @@ absl::StatusOr<int64_t> KeyPostings::Count() const {
 }
 
 absl::StatusOr<std::vector<PostedGame>> KeyPostings::Games(uint64_t n) const {
+  if (heads_only_) return absl::FailedPreconditionError("KeyPostings::Games before Complete");
   // Each block's games are sorted, and a game is in one block: the
   // blocks' runs merged, the first n kept.
   std::vector<PostedGame> out;

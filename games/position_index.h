@@ -29,15 +29,21 @@ inline int64_t OwnBucket(uint64_t key) {
 class KeyPostings {
  public:
   static absl::StatusOr<KeyPostings> Fetch(Store& store, int64_t ruleset, const PositionKeys& keys, uint64_t key);
-  // How many games reached it, each once, reading no more of its own
-  // blocks than their heads (CountFromHead) where they tell, and its
-  // bucket's blocks whole: the explorer's check that its aggregates count
-  // every game (300 KB blocks of the start's a run, read for one number,
-  // were most of an explorer call on PostgreSQL).
-  static absl::StatusOr<int64_t> Count(Store& store, int64_t ruleset, const PositionKeys& keys, uint64_t key);
+  // Its bucket's blocks whole, and of its own blocks (one a run where many
+  // games reached it: the start's are about 300 KB each in a million
+  // games) only the heads, where the count is (CountFromHead): the
+  // explorer's check that its aggregates count every game reads no more.
+  static absl::StatusOr<KeyPostings> FetchHeads(Store& store, int64_t ruleset, const PositionKeys& keys,
+                                                uint64_t key);
+  // After FetchHeads, reads its own blocks whole (after Fetch: nothing).
+  absl::Status Complete(Store& store);
+  // How many games reached it (each once), decoding nothing; after
+  // FetchHeads, completing it first when a head cannot tell.
+  absl::StatusOr<int64_t> Count(Store& store);
   // How many games reached it (each once), decoding nothing.
   absl::StatusOr<int64_t> Count() const;
   // Its games sorted by game, the first `n` of them (all: UINT64_MAX).
+  // After FetchHeads: FAILED_PRECONDITION until Complete.
   absl::StatusOr<std::vector<PostedGame>> Games(uint64_t n = UINT64_MAX) const;
   // Its games as a bitmap (bit g: game g reached it): a bit a game, for
   // membership tests over many games.
@@ -45,7 +51,10 @@ class KeyPostings {
 
  private:
   uint64_t key_ = 0;
-  std::vector<std::string> blocks_;
+  int64_t ruleset_ = 0;
+  std::vector<std::string> blocks_;     // whole blocks
+  std::vector<std::string> own_heads_;  // after FetchHeads, until Complete
+  bool heads_only_ = false;
 };
 
 // Every posting of `key` in the ruleset's index, sorted by game, each game

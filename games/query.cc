@@ -219,7 +219,9 @@ absl::StatusOr<SearchResult> Search(Store& store, const SearchQuery& query) {
 absl::StatusOr<Exploration> Explore(Store& store, const PositionTarget& target, const Evaluator* evaluator) {
   const KnownRules& known = *target.rules;
   const uint64_t key = known.keys->Key(target.position);
-  absl::StatusOr<int64_t> total = KeyPostings::Count(store, known.id, *known.keys, key);
+  absl::StatusOr<KeyPostings> postings = KeyPostings::FetchHeads(store, known.id, *known.keys, key);
+  if (!postings.ok()) return postings.status();
+  absl::StatusOr<int64_t> total = postings->Count(store);
   if (!total.ok()) return total.status();
   absl::StatusOr<std::vector<ExplorerRow>> rows = store.Explorer(known.id, static_cast<int64_t>(key));
   if (!rows.ok()) return rows.status();
@@ -244,8 +246,8 @@ absl::StatusOr<Exploration> Explore(Store& store, const PositionTarget& target, 
   // (the start, the first plies: no posting is decoded).
   std::vector<int64_t> deep;
   if (*total != out.from_aggregates) {
-    absl::StatusOr<KeyPostings> postings = KeyPostings::Fetch(store, known.id, *known.keys, key);
-    if (!postings.ok()) return postings.status();
+    absl::Status completed = postings->Complete(store);
+    if (!completed.ok()) return completed;
     absl::StatusOr<std::vector<PostedGame>> games = postings->Games();
     if (!games.ok()) return games.status();
     for (const PostedGame& p : *games) {
