@@ -56,7 +56,7 @@ void BM_SearchPosition(benchmark::State& state) {
 }
 BENCHMARK(BM_SearchPosition)
     ->ArgNames({"ply", "by_date", "game"})
-    ->Args({0, 0, 0})->Args({0, 1, 0})->Args({10, 0, 0})->Args({10, 1, 0})->Args({50, 0, 7})
+    ->Args({0, 0, 0})->Args({0, 1, 0})->Args({4, 0, 0})->Args({4, 1, 0})->Args({6, 1, 0})->Args({10, 0, 0})->Args({10, 1, 0})->Args({50, 0, 7})
     ->Args({100, 0, 7})->Args({100, 1, 7})->Unit(benchmark::kMillisecond);
 
 void BM_Explore(benchmark::State& state) {

@@ -69,6 +69,43 @@ absl::StatusOr<std::vector<int64_t>> GamesReaching(Store& store, const PositionT
   return verified;
 }
 
+// Whether a page in date order sorts the dates of the `matches` games that
+// reached the position (SearchQuery::DatePath), `last_id` the highest of
+// their ids (about the number of games when they are spread out).
+bool SortDates(const SearchQuery& query, size_t matches, int64_t last_id) {
+  switch (query.date_path) {
+    case SearchQuery::DatePath::kSort:
+      return true;
+    case SearchQuery::DatePath::kWalk:
+      return false;
+    case SearchQuery::DatePath::kCheapest:
+      break;
+  }
+  if (matches > query.sort_dates_up_to) return false;
+  if (query.limit < 0) return true;  // the whole order: every date anyway
+  constexpr double kSortUs = 8.0, kWalkUs = 0.3;
+  const double page_end = static_cast<double>(std::max<int64_t>(query.offset, 0) + query.limit);
+  const double n = static_cast<double>(std::max<size_t>(matches, 1));
+  return n * kSortUs <= page_end * static_cast<double>(std::max<int64_t>(last_id, 1)) / n * kWalkUs;
+}
+
+// How many games a walk in date order (SortDates false) reads before it
+// gives up for sorting the dates: the matches may gather late in the order
+// (a position only the newest games reach), where the estimate above
+// assumed them spread out. Four times the estimate, and at least
+// walk_at_least: the worst case stays within a few times the cheaper way's
+// cost.
+size_t WalkBudget(const SearchQuery& query, size_t matches, int64_t last_id) {
+  // (Past sort_dates_up_to matches, sorting is never the cheaper way.)
+  if (query.date_path != SearchQuery::DatePath::kCheapest || query.limit < 0 || matches > query.sort_dates_up_to) {
+    return SIZE_MAX;
+  }
+  const double page_end = static_cast<double>(std::max<int64_t>(query.offset, 0) + query.limit);
+  const double estimate = page_end * static_cast<double>(std::max<int64_t>(last_id, 1)) /
+                          static_cast<double>(std::max<size_t>(matches, 1));
+  return static_cast<size_t>(std::max(4 * estimate, static_cast<double>(query.walk_at_least)));
+}
+
 // A page of `ids` (sorted by id) in the query's order.
 absl::StatusOr<std::vector<int64_t>> PageOf(Store& store, const std::vector<int64_t>& ids, const SearchQuery& query) {
   const GameQuery& q = query.games;
@@ -78,7 +115,25 @@ absl::StatusOr<std::vector<int64_t>> PageOf(Store& store, const std::vector<int6
     if (!q.descending) return std::vector<int64_t>(ids.begin() + begin, ids.begin() + end);
     return std::vector<int64_t>(ids.rbegin() + begin, ids.rbegin() + end);
   }
-  if (ids.size() <= query.sort_dates_up_to) {
+  const int64_t last_id = ids.empty() ? 0 : ids.back();
+  bool sort = SortDates(query, ids.size(), last_id);
+  std::vector<int64_t> page;
+  if (!sort) {  // walk the games in date order until the page is full
+    const size_t budget = WalkBudget(query, ids.size(), last_id);
+    size_t seen = 0, walked = 0;
+    absl::Status s = store.ScanGames(q, [&](int64_t id) {
+      if (++walked > budget) {
+        sort = true;  // gathered late: the dates sorted after all
+        return false;
+      }
+      if (!std::binary_search(ids.begin(), ids.end(), id)) return true;
+      if (seen++ >= begin) page.push_back(id);
+      return seen < end;
+    });
+    if (!s.ok()) return s;
+    if (!sort) return page;
+  }
+  {
     absl::StatusOr<std::vector<std::string>> dates = store.Dates(ids);
     if (!dates.ok()) return dates.status();
     std::vector<size_t> order(ids.size());
@@ -92,20 +147,10 @@ absl::StatusOr<std::vector<int64_t>> PageOf(Store& store, const std::vector<int6
     };
     std::sort(order.begin(), order.end(), less);
     if (q.descending) std::reverse(order.begin(), order.end());
-    std::vector<int64_t> page;
+    page.clear();
     for (size_t i = begin; i < end; ++i) page.push_back(ids[order[i]]);
     return page;
   }
-  // Many matches: walk the games in date order until the page is full.
-  std::vector<int64_t> page;
-  size_t seen = 0;
-  absl::Status s = store.ScanGames(q, [&](int64_t id) {
-    if (!std::binary_search(ids.begin(), ids.end(), id)) return true;
-    if (seen++ >= begin) page.push_back(id);
-    return seen < end;
-  });
-  if (!s.ok()) return s;
-  return page;
 }
 
 // The total and page (ids) of a position search that needs no game's tags: a
@@ -127,25 +172,40 @@ absl::StatusOr<std::optional<Page>> QuickPage(Store& store, const SearchQuery& q
   if (!postings.ok()) return postings.status();
   absl::StatusOr<int64_t> total = postings->Count();
   if (!total.ok()) return total.status();
-  // Few games in date order: PageOf sorts their dates.
-  if (!by_id && *total <= static_cast<int64_t>(query.sort_dates_up_to)) return std::nullopt;
   Page out;
   out.total = *total;
   std::vector<int64_t>& page = out.ids;
   if (!by_id) {
     absl::StatusOr<std::vector<uint64_t>> bits = postings->Bitmap();
     if (!bits.ok()) return bits.status();
+    int64_t last_id = 0;
+    for (size_t w = bits->size(); w-- > 0;) {
+      if ((*bits)[w] != 0) {
+        last_id = static_cast<int64_t>(w * 64 + 63 - static_cast<size_t>(__builtin_clzll((*bits)[w])));
+        break;
+      }
+    }
+    // Few games, or many games spread thin: PageOf sorts their dates.
+    if (SortDates(query, static_cast<size_t>(*total), last_id)) return std::nullopt;
     GameQuery walk = query.games;
     walk.ruleset.reset();
     const int64_t begin = std::max<int64_t>(query.offset, 0), end = begin + query.limit;
     int64_t seen = 0;
+    const size_t budget = WalkBudget(query, static_cast<size_t>(*total), last_id);
+    size_t walked = 0;
+    bool gave_up = false;
     absl::Status s = store.ScanGames(walk, [&](int64_t id) {
+      if (++walked > budget) {
+        gave_up = true;  // gathered late in the order: PageOf sorts the dates
+        return false;
+      }
       const size_t word = static_cast<size_t>(id) / 64;
       if (id < 0 || word >= bits->size() || ((*bits)[word] >> (id % 64) & 1) == 0) return true;
       if (seen++ >= begin) page.push_back(id);
       return seen < end;
     });
     if (!s.ok()) return s;
+    if (gave_up) return std::nullopt;
   } else {
     const uint64_t offset = static_cast<uint64_t>(std::max<int64_t>(query.offset, 0));
     absl::StatusOr<std::vector<PostedGame>> games = postings->Games(offset + static_cast<uint64_t>(query.limit));

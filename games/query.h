@@ -29,10 +29,19 @@ struct SearchQuery {
   std::optional<PositionTarget> position;
   int64_t offset = 0;
   int64_t limit = 50;
-  // A position search in date order sorts the dates of up to this many
-  // games; past it, it walks the games in date order with a bitmap of
-  // those that reached the position.
+  // A position search in date order either sorts the dates of the games
+  // that reached the position (a row read a game: about 8 us each in a
+  // million games) or walks the games in date order, keeping those that
+  // reached it, until the page is full (about 0.3 us a game walked; the
+  // walk reads (offset + limit) * games / matches of them when the matches
+  // are spread over the dates). kCheapest takes the one these figures make
+  // cheaper, sorting never more than sort_dates_up_to dates; the others
+  // force a way (tests).
+  enum class DatePath { kCheapest, kSort, kWalk } date_path = DatePath::kCheapest;
   size_t sort_dates_up_to = 50000;
+  // kCheapest's walk gives up for sorting after four times its estimate of
+  // games to read, and never before this many (tests set it lower).
+  size_t walk_at_least = 20000;
 };
 
 struct SearchHit {

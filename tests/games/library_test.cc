@@ -265,10 +265,15 @@ void CheckSearchAndExplore(Store& store, const std::vector<JudgedRecord>& record
     SearchQuery paged = q;
     paged.offset = 1;
     paged.limit = 3;
-    for (int path = 0; path < 3; ++path) {
+    for (int path = 0; path < 4; ++path) {
       const GameQuery::Order order = path == 0 ? GameQuery::Order::kId : GameQuery::Order::kDate;
       paged.games.order = order;
-      if (path == 2) paged.sort_dates_up_to = 2;  // the bitmap walk
+      // Dates sorted, then the walk in date order, then the cheaper of the
+      // two with a walk that gives up after a game or two for the sort.
+      paged.date_path = path == 1   ? SearchQuery::DatePath::kSort
+                        : path == 2 ? SearchQuery::DatePath::kWalk
+                                    : SearchQuery::DatePath::kCheapest;
+      paged.walk_at_least = 1;
       auto page = Search(store, paged);
       ASSERT_TRUE(page.ok()) << page.status();
       EXPECT_EQ(page->total, static_cast<int64_t>(expected.size()));
@@ -412,11 +417,13 @@ TEST_P(LibraryTest, APositionEveryGameReachedPagesByDateLikeAllGames) {
   RulesCache cache(*store_);
   auto known = cache.ByDigest(records[0].verdict.rules->digest);
   ASSERT_TRUE(known.ok());
-  for (int path = 0; path < 4; ++path) {
+  for (int path = 0; path < 6; ++path) {
     const bool descending = path % 2 == 1;
     SearchQuery q;
-    // Dates sorted, and (few games allowed to be sorted) the bitmap walk.
-    if (path >= 2) q.sort_dates_up_to = 3;
+    // Dates sorted, the walk in date order, and the one the costs choose.
+    q.date_path = path < 2 ? SearchQuery::DatePath::kSort
+                  : path < 4 ? SearchQuery::DatePath::kWalk
+                             : SearchQuery::DatePath::kCheapest;
     q.position = PositionTarget{*known, records[0].verdict.positions[0]};
     q.games.order = GameQuery::Order::kDate;
     q.games.descending = descending;
