@@ -154,11 +154,12 @@ absl::StatusOr<std::vector<int64_t>> PageOf(Store& store, const std::vector<int6
 }
 
 // The total and page (ids) of a position search that needs no game's tags: a
-// ranked key (no replay to verify), no tag filter, and by id ascending
-// (only the first offset + limit games are decoded) or many games (a
-// bitmap of them, and the games in order walked to fill the page). The
-// key's blocks are read once, for both. nullopt when the search is not
-// such a one.
+// ranked key (no replay to verify), no tag filter: by id ascending only
+// the first offset + limit games are decoded; in another order, up to
+// sort_dates_up_to games are decoded and paged by PageOf, more are a
+// bitmap and the games in order walked to fill the page. The key's blocks
+// are read once, for the total and the page. nullopt when the search is
+// not such a one.
 struct Page {
   int64_t total = 0;
   std::vector<int64_t> ids;
@@ -175,37 +176,34 @@ absl::StatusOr<std::optional<Page>> QuickPage(Store& store, const SearchQuery& q
   Page out;
   out.total = *total;
   std::vector<int64_t>& page = out.ids;
-  if (!by_id) {
+  if (!by_id && *total <= static_cast<int64_t>(query.sort_dates_up_to)) {
+    // Few enough to sort: their ids, and PageOf sorts their dates or walks
+    // the date order, whichever is cheaper.
+    absl::StatusOr<std::vector<PostedGame>> games = postings->Games();
+    if (!games.ok()) return games.status();
+    std::vector<int64_t> ids;
+    ids.reserve(games->size());
+    for (const PostedGame& g : *games) ids.push_back(g.game);
+    SearchQuery q = query;
+    q.games.ruleset.reset();
+    absl::StatusOr<std::vector<int64_t>> p = PageOf(store, ids, q);
+    if (!p.ok()) return p.status();
+    page = std::move(*p);
+  } else if (!by_id) {
+    // Many games: a bitmap of them, and the games walked in date order.
     absl::StatusOr<std::vector<uint64_t>> bits = postings->Bitmap();
     if (!bits.ok()) return bits.status();
-    int64_t last_id = 0;
-    for (size_t w = bits->size(); w-- > 0;) {
-      if ((*bits)[w] != 0) {
-        last_id = static_cast<int64_t>(w * 64 + 63 - static_cast<size_t>(__builtin_clzll((*bits)[w])));
-        break;
-      }
-    }
-    // Few games, or many games spread thin: PageOf sorts their dates.
-    if (SortDates(query, static_cast<size_t>(*total), last_id)) return std::nullopt;
     GameQuery walk = query.games;
     walk.ruleset.reset();
     const int64_t begin = std::max<int64_t>(query.offset, 0), end = begin + query.limit;
     int64_t seen = 0;
-    const size_t budget = WalkBudget(query, static_cast<size_t>(*total), last_id);
-    size_t walked = 0;
-    bool gave_up = false;
     absl::Status s = store.ScanGames(walk, [&](int64_t id) {
-      if (++walked > budget) {
-        gave_up = true;  // gathered late in the order: PageOf sorts the dates
-        return false;
-      }
       const size_t word = static_cast<size_t>(id) / 64;
       if (id < 0 || word >= bits->size() || ((*bits)[word] >> (id % 64) & 1) == 0) return true;
       if (seen++ >= begin) page.push_back(id);
       return seen < end;
     });
     if (!s.ok()) return s;
-    if (gave_up) return std::nullopt;
   } else {
     const uint64_t offset = static_cast<uint64_t>(std::max<int64_t>(query.offset, 0));
     absl::StatusOr<std::vector<PostedGame>> games = postings->Games(offset + static_cast<uint64_t>(query.limit));
