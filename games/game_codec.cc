@@ -349,8 +349,7 @@ absl::StatusOr<ReplayedGame> ReplayIdentity(const Rules& rules, absl::string_vie
   game.positions.push_back(*pos);
   Position p = *pos;
   MoveList legal;
-  const size_t digits_from = in.pos();
-  DigitReader digits(identity.substr(digits_from));
+  DigitReader digits(identity.substr(in.pos()));
   const int roll_radix = RollRadix(rules);
   for (uint64_t i = 0; i < actions; ++i) {
     PlayedAction a;

@@ -49,29 +49,27 @@ absl::Status KeyPostings::Complete(Store& store) {
 }
 
 absl::StatusOr<int64_t> KeyPostings::Count(Store& store) {
-  if (heads_only_) {
-    int64_t own = 0;
-    bool told = true;
-    for (const std::string& head : own_heads_) {
-      const std::optional<uint64_t> n = CountFromHead(head, key_);
-      if (!n.has_value()) {
-        told = false;
-        break;
-      }
-      own += static_cast<int64_t>(*n);
+  int64_t own = 0;
+  for (const std::string& head : own_heads_) {
+    const std::optional<uint64_t> n = CountFromHead(head, key_);
+    if (!n.has_value()) {  // a head that cannot tell: every block read
+      absl::Status s = Complete(store);
+      if (!s.ok()) return s;
+      return CountBlocks();
     }
-    if (told) {
-      absl::StatusOr<int64_t> rest = Count();
-      if (!rest.ok()) return rest.status();
-      return own + *rest;
-    }
-    absl::Status s = Complete(store);
-    if (!s.ok()) return s;
+    own += static_cast<int64_t>(*n);
   }
-  return Count();
+  absl::StatusOr<int64_t> rest = CountBlocks();
+  if (!rest.ok()) return rest.status();
+  return own + *rest;
 }
 
 absl::StatusOr<int64_t> KeyPostings::Count() const {
+  if (heads_only_) return absl::FailedPreconditionError("KeyPostings::Count() before Complete");
+  return CountBlocks();
+}
+
+absl::StatusOr<int64_t> KeyPostings::CountBlocks() const {
   int64_t total = 0;
   for (const std::string& block : blocks_) {
     absl::StatusOr<uint64_t> n = CountPostings(block, key_);
@@ -106,6 +104,7 @@ absl::StatusOr<std::vector<PostedGame>> KeyPostings::Games(uint64_t n) const {
 }
 
 absl::StatusOr<std::vector<uint64_t>> KeyPostings::Bitmap() const {
+  if (heads_only_) return absl::FailedPreconditionError("KeyPostings::Bitmap before Complete");
   std::vector<uint64_t> bits;
   for (const std::string& block : blocks_) {
     absl::Status s = MarkPostings(block, key_, &bits);

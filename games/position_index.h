@@ -40,16 +40,18 @@ class KeyPostings {
   // How many games reached it (each once), decoding nothing; after
   // FetchHeads, completing it first when a head cannot tell.
   absl::StatusOr<int64_t> Count(Store& store);
-  // How many games reached it (each once), decoding nothing.
+  // How many games reached it (each once), decoding nothing. After
+  // FetchHeads (as Games and Bitmap): FAILED_PRECONDITION until Complete.
   absl::StatusOr<int64_t> Count() const;
   // Its games sorted by game, the first `n` of them (all: UINT64_MAX).
-  // After FetchHeads: FAILED_PRECONDITION until Complete.
   absl::StatusOr<std::vector<PostedGame>> Games(uint64_t n = UINT64_MAX) const;
   // Its games as a bitmap (bit g: game g reached it): a bit a game, for
   // membership tests over many games.
   absl::StatusOr<std::vector<uint64_t>> Bitmap() const;
 
  private:
+  absl::StatusOr<int64_t> CountBlocks() const;  // the whole blocks' count
+
   uint64_t key_ = 0;
   int64_t ruleset_ = 0;
   std::vector<std::string> blocks_;     // whole blocks

@@ -69,9 +69,17 @@ absl::StatusOr<std::vector<int64_t>> GamesReaching(Store& store, const PositionT
   return verified;
 }
 
-// Whether a page in date order sorts the dates of the `matches` games that
-// reached the position (SearchQuery::DatePath), `last_id` the highest of
-// their ids (about the number of games when they are spread out).
+// How many games a walk in date order reads to fill the page when the
+// `matches` games that reached the position, `last_id` the highest of
+// their ids (about the number of games), are spread over the dates.
+double WalkEstimate(const SearchQuery& query, size_t matches, int64_t last_id) {
+  const double page_end = static_cast<double>(std::max<int64_t>(query.offset, 0) + query.limit);
+  return page_end * static_cast<double>(std::max<int64_t>(last_id, 1)) /
+         static_cast<double>(std::max<size_t>(matches, 1));
+}
+
+// Whether a page in date order sorts the dates of the matches
+// (SearchQuery::DatePath) rather than walking the date order.
 bool SortDates(const SearchQuery& query, size_t matches, int64_t last_id) {
   switch (query.date_path) {
     case SearchQuery::DatePath::kSort:
@@ -84,26 +92,21 @@ bool SortDates(const SearchQuery& query, size_t matches, int64_t last_id) {
   if (matches > query.sort_dates_up_to) return false;
   if (query.limit < 0) return true;  // the whole order: every date anyway
   constexpr double kSortUs = 8.0, kWalkUs = 0.3;
-  const double page_end = static_cast<double>(std::max<int64_t>(query.offset, 0) + query.limit);
-  const double n = static_cast<double>(std::max<size_t>(matches, 1));
-  return n * kSortUs <= page_end * static_cast<double>(std::max<int64_t>(last_id, 1)) / n * kWalkUs;
+  return static_cast<double>(matches) * kSortUs <= WalkEstimate(query, matches, last_id) * kWalkUs;
 }
 
 // How many games a walk in date order (SortDates false) reads before it
 // gives up for sorting the dates: the matches may gather late in the order
-// (a position only the newest games reach), where the estimate above
-// assumed them spread out. Four times the estimate, and at least
-// walk_at_least: the worst case stays within a few times the cheaper way's
-// cost.
+// (a position only the newest games reach), where WalkEstimate assumes
+// them spread out. Four times the estimate, and at least walk_at_least:
+// the worst case stays within a few times the cheaper way's cost.
 size_t WalkBudget(const SearchQuery& query, size_t matches, int64_t last_id) {
   // (Past sort_dates_up_to matches, sorting is never the cheaper way.)
   if (query.date_path != SearchQuery::DatePath::kCheapest || query.limit < 0 || matches > query.sort_dates_up_to) {
     return SIZE_MAX;
   }
-  const double page_end = static_cast<double>(std::max<int64_t>(query.offset, 0) + query.limit);
-  const double estimate = page_end * static_cast<double>(std::max<int64_t>(last_id, 1)) /
-                          static_cast<double>(std::max<size_t>(matches, 1));
-  return static_cast<size_t>(std::max(4 * estimate, static_cast<double>(query.walk_at_least)));
+  return static_cast<size_t>(
+      std::max(4 * WalkEstimate(query, matches, last_id), static_cast<double>(query.walk_at_least)));
 }
 
 // A page of `ids` (sorted by id) in the query's order.
@@ -133,24 +136,22 @@ absl::StatusOr<std::vector<int64_t>> PageOf(Store& store, const std::vector<int6
     if (!s.ok()) return s;
     if (!sort) return page;
   }
-  {
-    absl::StatusOr<std::vector<std::string>> dates = store.Dates(ids);
-    if (!dates.ok()) return dates.status();
-    std::vector<size_t> order(ids.size());
-    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-    // Date then id, games without a date last (as GameQuery orders them).
-    auto less = [&](size_t a, size_t b) {
-      const std::string& da = (*dates)[a];
-      const std::string& db = (*dates)[b];
-      if (da.empty() != db.empty()) return db.empty();
-      return std::tie(da, ids[a]) < std::tie(db, ids[b]);
-    };
-    std::sort(order.begin(), order.end(), less);
-    if (q.descending) std::reverse(order.begin(), order.end());
-    page.clear();
-    for (size_t i = begin; i < end; ++i) page.push_back(ids[order[i]]);
-    return page;
-  }
+  absl::StatusOr<std::vector<std::string>> dates = store.Dates(ids);
+  if (!dates.ok()) return dates.status();
+  std::vector<size_t> order(ids.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  // Date then id, games without a date last (as GameQuery orders them).
+  auto less = [&](size_t a, size_t b) {
+    const std::string& da = (*dates)[a];
+    const std::string& db = (*dates)[b];
+    if (da.empty() != db.empty()) return db.empty();
+    return std::tie(da, ids[a]) < std::tie(db, ids[b]);
+  };
+  std::sort(order.begin(), order.end(), less);
+  if (q.descending) std::reverse(order.begin(), order.end());
+  page.clear();
+  for (size_t i = begin; i < end; ++i) page.push_back(ids[order[i]]);
+  return page;
 }
 
 // The total and page (ids) of a position search that needs no game's tags: a

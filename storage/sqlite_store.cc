@@ -330,8 +330,6 @@ class SqliteStore final : public games::Store {
   enum class QueryKind { kCount, kFind, kScan };
 
   absl::Status Fail(int rc, absl::string_view doing);
-  // PostingHeads inside a snapshot.
-  absl::StatusOr<std::vector<std::string>> ReadHeads(int64_t ruleset, int64_t bucket, int64_t bytes);
   absl::StatusOr<Statement> Prepare(absl::string_view sql);
   // Steps `statement` to its end (a write, or a read whose rows are not
   // wanted).
@@ -345,6 +343,8 @@ class SqliteStore final : public games::Store {
   absl::Status WriteOk();
   template <typename Body>
   absl::Status InSavepoint(Body&& body);
+  template <typename Body>
+  auto InSnapshot(absl::string_view doing, Body&& body) -> decltype(body());
   absl::StatusOr<Statement> PrepareQuery(const GameQuery& query, QueryKind kind, absl::string_view prefix = "");
   static GameRow ReadGame(const Statement& statement);
 
@@ -422,12 +422,7 @@ absl::Status SqliteStore::Open(OpenMode mode, const SqliteOptions& options) {
   }
   // The header's three figures from one snapshot: another process making
   // the schema commits all of it or none between them.
-  SCRIBE_RETURN_IF_ERROR(Run("BEGIN", "reading its header"));
-  absl::StatusOr<Header> read = ReadHeader();
-  const absl::Status ended = Run(read.ok() ? "COMMIT" : "ROLLBACK", "reading its header");
-  if (!read.ok()) return read.status();
-  SCRIBE_RETURN_IF_ERROR(ended);
-  const Header header = *read;
+  SCRIBE_ASSIGN_OR_RETURN(const Header header, InSnapshot("reading its header", [&] { return ReadHeader(); }));
   SCRIBE_RETURN_IF_ERROR(CheckHeader(header, mode));
   // Pages freed by a merge of the index's runs go back to the file system
   // (Reclaim): set on a new file, before its first table (it needs the
@@ -593,6 +588,19 @@ absl::Status SqliteStore::InSavepoint(Body&& body) {
     sqlite3_exec(db_, "RELEASE store_call", nullptr, nullptr, nullptr);
   }
   return status;
+}
+
+// Runs `body`, reads of several statements, in one snapshot: a read
+// transaction of its own unless one (a write) is open.
+template <typename Body>
+auto SqliteStore::InSnapshot(absl::string_view doing, Body&& body) -> decltype(body()) {
+  if (!sqlite3_get_autocommit(db_)) return body();
+  SCRIBE_RETURN_IF_ERROR(Run("BEGIN", doing));
+  auto result = body();
+  const absl::Status ended = Run(result.ok() ? "COMMIT" : "ROLLBACK", doing);
+  if (!result.ok()) return result;
+  SCRIBE_RETURN_IF_ERROR(ended);
+  return result;
 }
 
 // ---- Settings and rulesets.
@@ -953,38 +961,32 @@ absl::StatusOr<std::vector<std::string>> SqliteStore::Postings(int64_t ruleset, 
 // whole value and its overflow pages first).
 absl::StatusOr<std::vector<std::string>> SqliteStore::PostingHeads(int64_t ruleset, int64_t bucket, int64_t bytes) {
   // One snapshot for the rows and their blobs (a merge may delete a run
-  // between two statements): a read transaction unless a write is open.
-  const bool own_snapshot = sqlite3_get_autocommit(db_) != 0;
-  if (own_snapshot) SCRIBE_RETURN_IF_ERROR(Run("BEGIN", "reading postings"));
-  absl::StatusOr<std::vector<std::string>> heads = ReadHeads(ruleset, bucket, bytes);
-  if (own_snapshot && !sqlite3_get_autocommit(db_)) sqlite3_exec(db_, "COMMIT", nullptr, nullptr, nullptr);
-  return heads;
-}
-
-absl::StatusOr<std::vector<std::string>> SqliteStore::ReadHeads(int64_t ruleset, int64_t bucket, int64_t bytes) {
-  SCRIBE_ASSIGN_OR_RETURN(Statement statement,
-                 Prepare("SELECT rowid, length(data) FROM postings WHERE ruleset = ?1 AND bucket = ?2 ORDER BY run"));
-  statement.Int(1, ruleset).Int(2, bucket);
-  std::vector<std::pair<int64_t, int64_t>> rows;
-  int rc;
-  while ((rc = statement.Step()) == SQLITE_ROW) rows.emplace_back(statement.IntAt(0), statement.IntAt(1));
-  if (rc != SQLITE_DONE) return Fail(rc, "reading postings");
-  statement.Reset();
-  std::vector<std::string> heads;
-  for (const auto& [rowid, length] : rows) {
-    sqlite3_blob* blob = nullptr;
-    rc = sqlite3_blob_open(db_, "main", "postings", "data", rowid, 0, &blob);
-    if (rc != SQLITE_OK) {
+  // between two statements).
+  return InSnapshot("reading postings", [&]() -> absl::StatusOr<std::vector<std::string>> {
+    SCRIBE_ASSIGN_OR_RETURN(Statement statement,
+                   Prepare("SELECT rowid, length(data) FROM postings WHERE ruleset = ?1 AND bucket = ?2 ORDER BY run"));
+    statement.Int(1, ruleset).Int(2, bucket);
+    std::vector<std::pair<int64_t, int64_t>> rows;
+    int rc;
+    while ((rc = statement.Step()) == SQLITE_ROW) rows.emplace_back(statement.IntAt(0), statement.IntAt(1));
+    if (rc != SQLITE_DONE) return Fail(rc, "reading postings");
+    statement.Reset();
+    std::vector<std::string> heads;
+    for (const auto& [rowid, length] : rows) {
+      sqlite3_blob* blob = nullptr;
+      rc = sqlite3_blob_open(db_, "main", "postings", "data", rowid, 0, &blob);
+      if (rc != SQLITE_OK) {
+        sqlite3_blob_close(blob);
+        return Fail(rc, "reading postings");
+      }
+      std::string head(static_cast<size_t>(std::min(length, bytes)), '\0');
+      rc = sqlite3_blob_read(blob, head.data(), static_cast<int>(head.size()), 0);
       sqlite3_blob_close(blob);
-      return Fail(rc, "reading postings");
+      if (rc != SQLITE_OK) return Fail(rc, "reading postings");
+      heads.push_back(std::move(head));
     }
-    std::string head(static_cast<size_t>(std::min(length, bytes)), '\0');
-    rc = sqlite3_blob_read(blob, head.data(), static_cast<int>(head.size()), 0);
-    sqlite3_blob_close(blob);
-    if (rc != SQLITE_OK) return Fail(rc, "reading postings");
-    heads.push_back(std::move(head));
-  }
-  return heads;
+    return heads;
+  });
 }
 
 absl::StatusOr<std::vector<games::PostingRow>> SqliteStore::RunPostings(int64_t run, std::pair<int64_t, int64_t> after,
