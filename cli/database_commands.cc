@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "cli/common.h"
 #include "cli/interrupt.h"
+#include "cli/record_file_map.h"
 #include "cli/record_output.h"
 #include "games/import.h"
 #include "games/query.h"
@@ -124,9 +125,12 @@ int CmdImport(const ImportOptions& o) {
   bool all_read = ExpandPaths(o.files, &files);
   int64_t records = 0, illegal = 0;
   absl::Status failed;  // the importer's errors say where it stopped
+  // Each file mapped, its pages given back as the records are judged: the
+  // import's memory does not grow with a file's size.
+  RecordFileMap mapped;
   for (const PathEntry& entry : files) {
-    std::string text, error = entry.error;
-    if (!error.empty() || !ReadFile(entry.path, &text, &error)) {
+    std::string error = entry.error;
+    if (!error.empty() || !mapped.Open(entry.path, &error)) {
       std::cerr << "scribe: " << TerminalText(error) << "\n";
       all_read = false;
       continue;
@@ -136,10 +140,11 @@ int CmdImport(const ImportOptions& o) {
     judge.referee.keep_positions = true;
     judge.limits.stop = [&] { return !failed.ok() || interrupted(); };
     int64_t legal = 0, judged = 0;
+    const absl::string_view text = mapped.text();
     JudgedFile file = JudgeEach(entry.path, text, InputFormat(o.from, entry.path, text), *policy, judge,
                                 [&](JudgedRecord&& record, bool ok) {
                                   if (!failed.ok()) return;
-                                  ++judged;
+                                  if (++judged % 1024 == 0) mapped.Release();
                                   if (!ok) return;
                                   ++legal;
                                   failed = (*importer)->Add(record, source, record.index);
@@ -153,6 +158,12 @@ int CmdImport(const ImportOptions& o) {
     for (const v1::Finding& finding : file.report.findings()) {
       if (file.stopped && finding.record_index() >= judged) continue;
       std::cout << FindingToText(entry.path, finding) << "\n";
+    }
+    if (mapped.Shrank()) {
+      std::cerr << "scribe: " << TerminalText(entry.path)
+                << ": the file was cut short while it was imported; its records past the cut were read as "
+                   "zeros and not stored: import it again\n";
+      all_read = false;
     }
     if (file.stopped) break;
   }

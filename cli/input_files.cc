@@ -18,9 +18,6 @@
 
 namespace scribe {
 
-// Files larger than this are refused rather than read into memory.
-constexpr std::streamoff kMaxFileBytes = 512ll * 1024 * 1024;
-
 namespace {
 
 // A large file's buffer is filled page by page, and on a virtual machine
@@ -78,6 +75,15 @@ bool ReadAll(int fd, const std::string& path, std::string* out, std::string* err
 }
 
 }  // namespace
+
+bool ReadOpenFile(int fd, const std::string& path, std::string* out, std::string* error) {
+  struct stat st;
+  if (::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+    *error = absl::StrCat(path, ": is a directory");
+    return false;
+  }
+  return ReadAll(fd, path, out, error);
+}
 
 bool ReadFile(const std::string& path, std::string* out, std::string* error) {
   if (path == "-") return ReadAll(STDIN_FILENO, path, out, error);

@@ -3,10 +3,14 @@
 #ifndef SCRIBE_CLI_INPUT_FILES_H_
 #define SCRIBE_CLI_INPUT_FILES_H_
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
 namespace scribe {
+
+// Files larger than this are refused rather than read into memory.
+inline constexpr int64_t kMaxFileBytes = int64_t{512} * 1024 * 1024;
 
 // Reads a whole file ("-": standard input) of any kind: a regular file, a
 // pipe, /dev/stdin, a process substitution; false with `error` set when it
@@ -14,6 +18,9 @@ namespace scribe {
 // unknown size (a pipe, /dev/zero) is read in chunks and refused when it
 // goes past the limit.
 bool ReadFile(const std::string& path, std::string* out, std::string* error);
+
+// ReadFile of a file already open (`path` names it in messages).
+bool ReadOpenFile(int fd, const std::string& path, std::string* out, std::string* error);
 
 // ReadFile for a command's one record file: when it cannot be read, prints
 // "scribe: <why>" and returns false.
