@@ -41,10 +41,11 @@ declare -A allowed=(
   [tests/service]="tests service storage games review records analysis engine grpc"
   [tests/games]="tests storage games review records engine"
   [tests/storage]="tests storage games review records engine"
+  [tests/cli]="tests cli storage games review records analysis engine"
 )
 folders=(engine analysis records review games storage service cli bench fuzz tests)
 scanned=(engine analysis records review games storage service cli bench fuzz tests/common tests/engine
-         tests/analysis tests/records tests/review tests/service tests/games tests/storage)
+         tests/analysis tests/records tests/review tests/service tests/games tests/storage tests/cli)
 
 problems=0
 problem() { echo "$1"; problems=$((problems + 1)); }
