@@ -28,6 +28,10 @@ absl::Status Walk(absl::string_view block, uint64_t stop, Want want, Add add, ui
     if ((head & 1) == 0 && (!in.Varint(&count) || count < 2 || count > block.size())) return Damaged();
     if (key > stop) return absl::OkStatus();
     const bool keep = want(key, count);
+    if (!keep) {  // another key's group: its entries skipped, not decoded
+      if (!in.SkipVarints(count)) return Damaged();
+      continue;
+    }
     uint64_t game = 0;
     for (uint64_t i = 0; i < count; ++i) {
       uint64_t entry = 0;

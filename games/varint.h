@@ -3,7 +3,9 @@
 #ifndef SCRIBE_GAMES_VARINT_H_
 #define SCRIBE_GAMES_VARINT_H_
 
+#include <bit>
 #include <cstdint>
+#include <cstring>
 #include <string>
 
 #include "absl/strings/string_view.h"
@@ -40,6 +42,39 @@ class ByteReader {
       }
     }
     return false;
+  }
+  // Skips `n` varints without decoding them (a byte whose top bit is clear
+  // ends one), eight bytes at a time where they hold fewer than the ends
+  // still wanted; false where Varint would fail (the bytes run out, or a
+  // varint is longer than 10 bytes).
+  bool SkipVarints(uint64_t n) {
+    constexpr uint64_t kTops = 0x8080808080808080ull;
+    size_t run = 0;  // continuation bytes since the last end
+    while (n > 0) {
+      if (std::endian::native == std::endian::little && n > 8 && pos_ + 8 <= in_.size()) {
+        uint64_t word;
+        std::memcpy(&word, in_.data() + pos_, 8);
+        const uint64_t ends = ~word & kTops;  // little-endian: byte i at bits 8i..8i+7
+        if (ends == 0) {
+          run += 8;
+          if (run >= 10) return false;
+        } else {
+          if (run + static_cast<size_t>(std::countr_zero(ends)) / 8 >= 10) return false;
+          run = static_cast<size_t>(std::countl_zero(ends)) / 8;
+          n -= static_cast<uint64_t>(std::popcount(ends));  // at most 8 < n
+        }
+        pos_ += 8;
+        continue;
+      }
+      if (pos_ >= in_.size()) return false;
+      if ((static_cast<uint8_t>(in_[pos_++]) & 0x80) != 0) {
+        if (++run >= 10) return false;
+      } else {
+        run = 0;
+        --n;
+      }
+    }
+    return true;
   }
   bool Byte(uint8_t* b) {
     if (pos_ >= in_.size()) return false;

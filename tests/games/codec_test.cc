@@ -16,6 +16,7 @@
 #include "games/position_index.h"
 #include "games/position_key.h"
 #include "games/postings.h"
+#include "games/varint.h"
 #include "gtest/gtest.h"
 #include "rapidcheck.h"
 #include "rapidcheck/gtest.h"
@@ -407,6 +408,27 @@ RC_GTEST_PROP(PostingsProperties, AHeadCountsTheFirstKeyAsTheBlockDoes, ()) {
     if (n.has_value()) RC_ASSERT(*n == CountPostings(block, key).value());
   }
   RC_ASSERT(!CountFromHead(head.substr(0, 1), postings.front().key).has_value() || block.size() == 1);
+}
+
+// Skipping varints (a block's other keys' entries) ends where decoding them
+// one by one ends, and fails where decoding fails: the bytes run out, or a
+// varint is longer than 10 bytes. Bytes mostly with the top bit set, so
+// long and overlong varints come up.
+RC_GTEST_PROP(PostingsProperties, SkippedVarintsEndWhereDecodedOnesDo, ()) {
+  const auto bytes = *rc::gen::container<std::vector<int>>(rc::gen::oneOf(
+      rc::gen::inRange<int>(0x80, 0x100), rc::gen::inRange<int>(0x80, 0x100), rc::gen::inRange<int>(0, 0x100)));
+  std::string text;
+  for (int b : bytes) text.push_back(static_cast<char>(b));
+  const uint64_t n = *rc::gen::inRange<uint64_t>(0, text.size() + 3);
+  ByteReader decoded(text), skipped(text);
+  bool decoded_ok = true;
+  for (uint64_t i = 0; i < n && decoded_ok; ++i) {
+    uint64_t v;
+    decoded_ok = decoded.Varint(&v);
+  }
+  const bool skipped_ok = skipped.SkipVarints(n);
+  RC_ASSERT(skipped_ok == decoded_ok);
+  if (decoded_ok) RC_ASSERT(skipped.pos() == decoded.pos());
 }
 
 RC_GTEST_PROP(PostingsProperties, BlocksDecodeToWhatWasEncoded, ()) {
