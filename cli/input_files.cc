@@ -34,12 +34,7 @@ void AskForHugePages(std::string* out) {
 bool ReadAll(int fd, const std::string& path, std::string* out, std::string* error) {
   struct stat st;
   const bool regular = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
-  if (regular) {
-    if (st.st_size > kMaxFileBytes) {
-      *error = absl::StrCat(path, ": ", st.st_size, " bytes is more than the ", kMaxFileBytes, " allowed");
-      return false;
-    }
-  }
+  if (regular && !WithinFileLimit(path, st.st_size, error)) return false;
   constexpr size_t kChunk = 1 << 16;
   // Room for the whole file and the one read that finds its end: without
   // the chunk the last resize would double the buffer (twice the file's
@@ -76,6 +71,12 @@ bool ReadAll(int fd, const std::string& path, std::string* out, std::string* err
 
 }  // namespace
 
+bool WithinFileLimit(const std::string& path, int64_t bytes, std::string* error) {
+  if (bytes <= kMaxFileBytes) return true;
+  *error = absl::StrCat(path, ": ", bytes, " bytes is more than the ", kMaxFileBytes, " allowed");
+  return false;
+}
+
 bool ReadOpenFile(int fd, const std::string& path, std::string* out, std::string* error) {
   struct stat st;
   if (::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
@@ -87,17 +88,12 @@ bool ReadOpenFile(int fd, const std::string& path, std::string* out, std::string
 
 bool ReadFile(const std::string& path, std::string* out, std::string* error) {
   if (path == "-") return ReadAll(STDIN_FILENO, path, out, error);
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
-    *error = absl::StrCat(path, ": is a directory");
-    return false;
-  }
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
     *error = absl::StrCat(path, ": cannot open: ", std::strerror(errno));
     return false;
   }
-  const bool ok = ReadAll(fd, path, out, error);
+  const bool ok = ReadOpenFile(fd, path, out, error);
   ::close(fd);
   return ok;
 }

@@ -19,6 +19,10 @@ inline constexpr int64_t kMaxFileBytes = int64_t{512} * 1024 * 1024;
 // goes past the limit.
 bool ReadFile(const std::string& path, std::string* out, std::string* error);
 
+// True when a file of `bytes` is within kMaxFileBytes; else false with
+// `error` saying so.
+bool WithinFileLimit(const std::string& path, int64_t bytes, std::string* error);
+
 // ReadFile of a file already open (`path` names it in messages).
 bool ReadOpenFile(int fd, const std::string& path, std::string* out, std::string* error);
 

@@ -23,12 +23,12 @@ namespace {
 // byte). A fault anywhere else is not ours: the default action, as before.
 std::atomic<uintptr_t> g_begin{0}, g_end{0};
 std::atomic<bool> g_shrank{false};
+uintptr_t g_page = 4096;  // set before the handler is installed
 
 void OnBusError(int sig, siginfo_t* info, void*) {
   const uintptr_t at = reinterpret_cast<uintptr_t>(info->si_addr);
   if (at >= g_begin.load() && at < g_end.load()) {
-    const uintptr_t page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
-    void* fixed = ::mmap(reinterpret_cast<void*>(at & ~(page - 1)), page, PROT_READ,
+    void* fixed = ::mmap(reinterpret_cast<void*>(at & ~(g_page - 1)), g_page, PROT_READ,
                          MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
     if (fixed != MAP_FAILED) {
       g_shrank.store(true);
@@ -40,6 +40,7 @@ void OnBusError(int sig, siginfo_t* info, void*) {
 
 void CatchBusErrors() {
   static const bool installed = [] {
+    g_page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
     struct sigaction action = {};
     action.sa_sigaction = OnBusError;
     action.sa_flags = SA_SIGINFO;
@@ -78,10 +79,8 @@ bool RecordFileMap::Open(const std::string& path, std::string* error) {
     text_ = copy_;
     return ok;
   }
-  // ReadFile's limit, and its message, for a file too large.
-  if (st.st_size > kMaxFileBytes) {
+  if (!WithinFileLimit(path, st.st_size, error)) {
     ::close(fd);
-    *error = absl::StrCat(path, ": ", st.st_size, " bytes is more than the ", kMaxFileBytes, " allowed");
     return false;
   }
   bytes_ = static_cast<size_t>(st.st_size);
