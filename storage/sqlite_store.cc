@@ -430,9 +430,9 @@ absl::Status SqliteStore::Open(OpenMode mode, const SqliteOptions& options) {
   // write lock, which a reader of a database in use must not wait for).
   // Pages of 16 KiB (SQLite's default is 4): the index's blocks (1-300 KB
   // each) are written, merged and freed a page at a time, and with 16 KiB
-  // pages a million games import in 44-49 s rather than 54-64 (with 6.5-7.6 s
-  // of system time rather than 10-11), for a file 2.7% larger (985 MB
-  // rather than 959; docs/BENCHMARKS.md). Set before auto_vacuum, which
+  // pages a million games import in 45 s rather than 57 (medians of 5;
+  // 6-7.6 s of system time rather than 10-11.5), for a file 2.7% larger
+  // (985 MB rather than 959; docs/BENCHMARKS.md). Set before auto_vacuum, which
   // fixes the page size of a new file.
   if (header.tables == 0) {
     SCRIBE_RETURN_IF_ERROR(Run("PRAGMA page_size = 16384", "setting it up"));
