@@ -430,11 +430,20 @@ absl::Status Importer::WriteRun(const PositionKeys& keys, std::vector<KeyedGame>
     }
     if (!std::is_sorted(to->begin() + first, to->end())) std::sort(to->begin() + first, to->end());
   };
+  // Keys are kept apart (position_index.h, kApartSetting): every posting
+  // of an own bucket's keys goes to its block, a key with few postings
+  // too when the other key of its own bucket has many.
+  for (size_t i = 0; i < postings.size();) {
+    size_t j = i + 1;
+    while (j < postings.size() && postings[j].key == postings[i].key) ++j;
+    if (static_cast<int64_t>(j - i) >= kOwnBlock) own[OwnBucket(postings[i].key)];
+    i = j;
+  }
   for (size_t i = 0; i < postings.size();) {
     size_t j = i + 1;
     while (j < postings.size() && postings[j].key == postings[i].key) ++j;
     const uint64_t key = postings[i].key;
-    if (static_cast<int64_t>(j - i) >= kOwnBlock) {
+    if (own.count(OwnBucket(key)) != 0) {
       take(i, j, &own[OwnBucket(key)]);
     } else {
       const int64_t bucket = keys.Bucket(key);

@@ -2,47 +2,66 @@
 
 #include <algorithm>
 #include <climits>
+#include <functional>
+#include <map>
 #include <utility>
 
 
 namespace scribe::games {
 
-absl::StatusOr<KeyPostings> KeyPostings::Fetch(Store& store, int64_t ruleset, const PositionKeys& keys,
-                                               uint64_t key) {
+namespace {
+
+// The runs of `own` (a key's own blocks) that keep keys apart: their
+// ordinary blocks hold none of the key's postings.
+std::vector<int64_t> ApartRuns(const std::vector<RunBlock>& own, int64_t apart_from) {
+  std::vector<int64_t> runs;
+  for (const RunBlock& b : own) {
+    if (b.run >= apart_from) runs.push_back(b.run);
+  }
+  return runs;
+}
+
+}  // namespace
+
+absl::StatusOr<KeyPostings> KeyPostings::Fetch(Store& store, const KnownRules& known, uint64_t key) {
   KeyPostings out;
   out.key_ = key;
+  out.ruleset_ = known.id;
   // Its own blocks (the runs where many games reached it), then its
-  // bucket's.
-  for (int64_t bucket : {OwnBucket(key), keys.Bucket(key)}) {
-    absl::StatusOr<std::vector<std::string>> blocks = store.Postings(ruleset, bucket);
-    if (!blocks.ok()) return blocks.status();
-    for (std::string& b : *blocks) out.blocks_.push_back(std::move(b));
+  // bucket's of the other runs.
+  absl::StatusOr<std::vector<RunBlock>> own = store.Postings(known.id, OwnBucket(key), {});
+  if (!own.ok()) return own.status();
+  absl::StatusOr<std::vector<RunBlock>> blocks =
+      store.Postings(known.id, known.keys->Bucket(key), ApartRuns(*own, known.apart_from));
+  if (!blocks.ok()) return blocks.status();
+  for (std::vector<RunBlock>* some : {&*own, &*blocks}) {
+    for (RunBlock& b : *some) out.blocks_.push_back(std::move(b.data));
   }
   return out;
 }
 
-absl::StatusOr<KeyPostings> KeyPostings::FetchHeads(Store& store, int64_t ruleset, const PositionKeys& keys,
-                                                    uint64_t key) {
+absl::StatusOr<KeyPostings> KeyPostings::FetchHeads(Store& store, const KnownRules& known, uint64_t key) {
   KeyPostings out;
   out.key_ = key;
-  out.ruleset_ = ruleset;
+  out.ruleset_ = known.id;
   out.heads_only_ = true;
-  absl::StatusOr<std::vector<std::string>> heads = store.PostingHeads(ruleset, OwnBucket(key), kHeadBytes);
+  absl::StatusOr<std::vector<RunBlock>> heads = store.PostingHeads(known.id, OwnBucket(key), kHeadBytes);
   if (!heads.ok()) return heads.status();
-  out.own_heads_ = std::move(*heads);
-  absl::StatusOr<std::vector<std::string>> blocks = store.Postings(ruleset, keys.Bucket(key));
+  absl::StatusOr<std::vector<RunBlock>> blocks =
+      store.Postings(known.id, known.keys->Bucket(key), ApartRuns(*heads, known.apart_from));
   if (!blocks.ok()) return blocks.status();
-  out.blocks_ = std::move(*blocks);
+  for (RunBlock& b : *heads) out.own_heads_.push_back(std::move(b.data));
+  for (RunBlock& b : *blocks) out.blocks_.push_back(std::move(b.data));
   return out;
 }
 
 absl::Status KeyPostings::Complete(Store& store) {
   if (!heads_only_) return absl::OkStatus();
-  absl::StatusOr<std::vector<std::string>> own = store.Postings(ruleset_, OwnBucket(key_));
+  absl::StatusOr<std::vector<RunBlock>> own = store.Postings(ruleset_, OwnBucket(key_), {});
   if (!own.ok()) return own.status();
   // (Two reads, as Fetch's two are: not one snapshot of a store an
   // import is merging.)
-  for (std::string& b : *own) blocks_.push_back(std::move(b));
+  for (RunBlock& b : *own) blocks_.push_back(std::move(b.data));
   own_heads_.clear();
   heads_only_ = false;
   return absl::OkStatus();
@@ -113,23 +132,25 @@ absl::StatusOr<std::vector<uint64_t>> KeyPostings::Bitmap() const {
   return bits;
 }
 
-absl::StatusOr<std::vector<PostedGame>> LookUp(Store& store, int64_t ruleset, const PositionKeys& keys, uint64_t key) {
-  absl::StatusOr<KeyPostings> postings = KeyPostings::Fetch(store, ruleset, keys, key);
+absl::StatusOr<std::vector<PostedGame>> LookUp(Store& store, const KnownRules& known, uint64_t key) {
+  absl::StatusOr<KeyPostings> postings = KeyPostings::Fetch(store, known, key);
   if (!postings.ok()) return postings.status();
   return postings->Games();
 }
 
 namespace {
 
-// One run read a slice of blocks at a time, in (ruleset, bucket) order.
+// One run read a slice of blocks at a time, in (ruleset, bucket) order,
+// of the buckets in a range.
 class RunReader {
  public:
-  RunReader(Store& store, int64_t run) : store_(store), run_(run) {}
+  RunReader(Store& store, int64_t run, std::pair<int64_t, int64_t> buckets)
+      : store_(store), run_(run), buckets_(buckets) {}
   // The next block, or nullptr at the end.
   absl::StatusOr<const PostingRow*> Next() {
     if (i_ == rows_.size()) {
       if (done_) return nullptr;
-      absl::StatusOr<std::vector<PostingRow>> rows = store_.RunPostings(run_, after_, kSlice);
+      absl::StatusOr<std::vector<PostingRow>> rows = store_.RunPostings(run_, after_, kSlice, buckets_);
       if (!rows.ok()) return rows.status();
       rows_ = std::move(*rows);
       i_ = 0;
@@ -144,23 +165,26 @@ class RunReader {
   static constexpr int kSlice = 256;
   Store& store_;
   int64_t run_;
+  std::pair<int64_t, int64_t> buckets_;
   std::pair<int64_t, int64_t> after_{INT64_MIN, INT64_MIN};
   std::vector<PostingRow> rows_;
   size_t i_ = 0;
   bool done_ = false;
 };
 
-}  // namespace
+constexpr std::pair<int64_t, int64_t> kOrdinaryBuckets{0, INT64_MAX};
+constexpr std::pair<int64_t, int64_t> kOwnBuckets{INT64_MIN, -1};
 
-absl::StatusOr<RunRow> MergeRuns(Store& store, const std::vector<int64_t>& runs) {
-  absl::StatusOr<int64_t> merged = store.NewRun();
-  if (!merged.ok()) return merged.status();
-  int64_t bytes = 0;
+// Merges the blocks of `runs` of the buckets in `buckets` into run
+// `merged`, each merged block passed to `amend` before it is written (a
+// block it empties is not), adding their bytes to `bytes`.
+absl::Status MergeBuckets(Store& store, const std::vector<int64_t>& runs, std::pair<int64_t, int64_t> buckets,
+                          int64_t merged, const std::function<absl::Status(PostingRow&)>& amend, int64_t* bytes) {
   std::vector<RunReader> readers;
   std::vector<const PostingRow*> at;  // each reader's current block
   readers.reserve(runs.size());
   for (int64_t run : runs) {
-    readers.emplace_back(store, run);
+    readers.emplace_back(store, run, buckets);
     absl::StatusOr<const PostingRow*> row = readers.back().Next();
     if (!row.ok()) return row.status();
     at.push_back(*row);
@@ -170,8 +194,8 @@ absl::StatusOr<RunRow> MergeRuns(Store& store, const std::vector<int64_t>& runs)
   std::vector<absl::string_view> blocks;
   auto flush = [&](bool last) -> absl::Status {
     if (out.empty() || (!last && out.size() < 256)) return absl::OkStatus();
-    for (const PostingRow& row : out) bytes += static_cast<int64_t>(row.data.size());
-    absl::Status s = store.AddPostings(*merged, out);
+    for (const PostingRow& row : out) *bytes += static_cast<int64_t>(row.data.size());
+    absl::Status s = store.AddPostings(merged, out);
     out.clear();
     return s;
   };
@@ -188,25 +212,86 @@ absl::StatusOr<RunRow> MergeRuns(Store& store, const std::vector<int64_t>& runs)
       with.push_back(i);
     }
     if (with.empty()) break;
+    PostingRow row;
     if (with.size() == 1) {
-      out.push_back(*at[with[0]]);
+      row = *at[with[0]];
     } else {
       blocks.clear();
       for (size_t i : with) blocks.push_back(at[i]->data);
       absl::StatusOr<std::string> data = MergeBlocks(blocks);
       if (!data.ok()) return data.status();
-      out.push_back(PostingRow{at[with[0]]->ruleset, at[with[0]]->bucket, *std::move(data)});
+      row = PostingRow{at[with[0]]->ruleset, at[with[0]]->bucket, *std::move(data)};
     }
-    absl::Status s = flush(false);
+    absl::Status s = amend(row);
+    if (!s.ok()) return s;
+    if (!row.data.empty()) out.push_back(std::move(row));
+    s = flush(false);
     if (!s.ok()) return s;
     // The rows are copied or merged: the readers may move on.
     for (size_t i : with) {
-      absl::StatusOr<const PostingRow*> row = readers[i].Next();
-      if (!row.ok()) return row.status();
-      at[i] = *row;
+      absl::StatusOr<const PostingRow*> next = readers[i].Next();
+      if (!next.ok()) return next.status();
+      at[i] = *next;
     }
   }
-  absl::Status s = flush(true);
+  return flush(true);
+}
+
+}  // namespace
+
+absl::StatusOr<RunRow> MergeRuns(Store& store, const std::vector<int64_t>& runs) {
+  absl::StatusOr<int64_t> merged = store.NewRun();
+  if (!merged.ok()) return merged.status();
+  // The keys with an own block in any of the runs, by ruleset, sorted
+  // (both keys an own bucket may hold): kept apart in the merged run.
+  std::map<int64_t, std::vector<uint64_t>> apart;
+  for (int64_t run : runs) {
+    absl::StatusOr<std::vector<std::pair<int64_t, int64_t>>> own = store.RunBuckets(run, kOwnBuckets);
+    if (!own.ok()) return own.status();
+    for (const auto& [ruleset, bucket] : *own) {
+      const uint64_t key = static_cast<uint64_t>(bucket - INT64_MIN);
+      apart[ruleset].push_back(key);
+      apart[ruleset].push_back(key | uint64_t{1} << 63);
+    }
+  }
+  for (auto& [ruleset, keys] : apart) {
+    std::sort(keys.begin(), keys.end());
+    keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+  }
+  // Their postings in ordinary blocks, by (ruleset, own bucket).
+  std::map<std::pair<int64_t, int64_t>, std::vector<Posting>> taken;
+  std::vector<Posting> some;
+  int64_t bytes = 0;
+  absl::Status s = MergeBuckets(
+      store, runs, kOrdinaryBuckets, *merged,
+      [&](PostingRow& row) -> absl::Status {
+        auto keys = apart.find(row.ruleset);
+        if (keys == apart.end()) return absl::OkStatus();
+        some.clear();
+        absl::Status taking = TakeKeys(&row.data, keys->second, &some);
+        for (const Posting& p : some) taken[{row.ruleset, OwnBucket(p.key)}].push_back(p);
+        return taking;
+      },
+      &bytes);
+  if (s.ok()) {
+    s = MergeBuckets(
+        store, runs, kOwnBuckets, *merged,
+        [&](PostingRow& row) -> absl::Status {
+          auto more = taken.find({row.ruleset, row.bucket});
+          if (more == taken.end()) return absl::OkStatus();
+          std::sort(more->second.begin(), more->second.end());
+          const std::string extra = EncodePostings(more->second.data(), more->second.data() + more->second.size());
+          absl::StatusOr<std::string> data = MergeBlocks({row.data, extra});
+          if (!data.ok()) return data.status();
+          row.data = *std::move(data);
+          taken.erase(more);
+          return absl::OkStatus();
+        },
+        &bytes);
+  }
+  if (s.ok() && !taken.empty()) {
+    s = absl::InternalError("merging the position index: postings taken for an own block no run has");
+  }
   for (int64_t run : runs) {
     if (s.ok()) s = store.DeleteRun(run);
   }

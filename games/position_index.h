@@ -10,31 +10,47 @@
 #include "absl/status/statusor.h"
 #include "games/postings.h"
 #include "games/position_key.h"
+#include "games/rules_cache.h"
 #include "games/store.h"
 
 namespace scribe::games {
 
 // A key with this many postings in one batch gets a block of its own in
 // the batch's run, in bucket OwnBucket(key) (negative: apart from every
-// ordinary bucket). Buckets only group keys; a block holds its keys, so
-// two keys sharing a bucket are told apart by the key.
+// ordinary bucket, which is >= 0). Buckets only group keys; a block holds
+// its keys, so two keys sharing a bucket are told apart by the key (the
+// two keys alike but for the top bit share an own bucket).
 inline constexpr int64_t kOwnBlock = 64;
 inline int64_t OwnBucket(uint64_t key) {
   return INT64_MIN + static_cast<int64_t>(key & ~(uint64_t{1} << 63));
 }
+
+// Keys kept apart: a run from the database's setting kApartSetting on
+// holds each key's postings either in the key's own bucket's block or in
+// its ordinary bucket's, never in both, so a lookup reads a run's
+// ordinary block only when the run has no own block for the key. (A key
+// looked up first among the first plies has an own block in every run:
+// the 1.5 MB of other keys' postings its bucket's blocks hold in a million
+// games are not read.) A batch's run keeps keys apart as it is written
+// (an own bucket holds every posting of its keys in the batch); a merge
+// moves the postings of a key with an own block in any of the runs merged
+// from the ordinary blocks into it. Runs made before a database had the
+// setting (a schema step sets it to the next run) are read as before:
+// every block that may hold the key.
+inline constexpr char kApartSetting[] = "index_apart_from";
 
 // The blocks that may hold a key's postings (its own blocks and its
 // bucket's, one of each per run), read once; then counted, or decoded in
 // part or whole.
 class KeyPostings {
  public:
-  static absl::StatusOr<KeyPostings> Fetch(Store& store, int64_t ruleset, const PositionKeys& keys, uint64_t key);
-  // Its bucket's blocks whole, and of its own blocks (one a run where many
+  static absl::StatusOr<KeyPostings> Fetch(Store& store, const KnownRules& known, uint64_t key);
+  // Its bucket's blocks whole (but a run's that keeps keys apart and has
+  // an own block for it), and of its own blocks (one a run where many
   // games reached it: the start's are about 300 KB each in a million
   // games) only the heads, where the count is (CountFromHead): the
   // explorer's check that its aggregates count every game reads no more.
-  static absl::StatusOr<KeyPostings> FetchHeads(Store& store, int64_t ruleset, const PositionKeys& keys,
-                                                uint64_t key);
+  static absl::StatusOr<KeyPostings> FetchHeads(Store& store, const KnownRules& known, uint64_t key);
   // After FetchHeads, reads its own blocks whole (after Fetch: nothing).
   absl::Status Complete(Store& store);
   // How many games reached it (each once), decoding nothing; after
@@ -61,12 +77,15 @@ class KeyPostings {
 
 // Every posting of `key` in the ruleset's index, sorted by game, each game
 // once.
-absl::StatusOr<std::vector<PostedGame>> LookUp(Store& store, int64_t ruleset, const PositionKeys& keys, uint64_t key);
+absl::StatusOr<std::vector<PostedGame>> LookUp(Store& store, const KnownRules& known, uint64_t key);
 
 // Merges `runs` (oldest first) into a new run and deletes them (inside a
 // write): the blocks of a bucket found in several are merged
-// (MergeBlocks), the others copied. Reads a slice of blocks of each run at
-// a time. Returns the new run and its bytes.
+// (MergeBlocks), the others copied; the new run keeps keys apart
+// (kApartSetting): the ordinary buckets are merged first, the postings of
+// keys with an own block in any of the runs taken out of them, then the
+// own buckets, those postings merged in. Reads a slice of blocks of each
+// run at a time. Returns the new run and its bytes.
 absl::StatusOr<RunRow> MergeRuns(Store& store, const std::vector<int64_t>& runs);
 
 // Merging as an import goes (size-tiered, as log-structured stores do): a

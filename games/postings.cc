@@ -231,6 +231,29 @@ absl::Status DecodePostings(absl::string_view block, std::vector<Posting>* out) 
       [out](uint64_t key, int64_t game, bool shallow) { out->push_back(Posting{key, game, shallow}); });
 }
 
+absl::Status TakeKeys(std::string* block, const std::vector<uint64_t>& keys, std::vector<Posting>* out) {
+  if (keys.empty() || block->empty()) return absl::OkStatus();
+  const size_t before = out->size();
+  size_t at = 0;  // the groups' keys grow: one pass over `keys`
+  absl::Status s = Walk(
+      *block, keys.back(),
+      [&](uint64_t k, uint64_t) {
+        while (at < keys.size() && keys[at] < k) ++at;
+        return at < keys.size() && keys[at] == k;
+      },
+      [out](uint64_t key, int64_t game, bool shallow) { out->push_back(Posting{key, game, shallow}); });
+  if (!s.ok() || out->size() == before) return s;
+  std::vector<Posting> all, kept;
+  s = DecodePostings(*block, &all);
+  if (!s.ok()) return s;
+  kept.reserve(all.size() - (out->size() - before));
+  for (const Posting& p : all) {
+    if (!std::binary_search(keys.begin(), keys.end(), p.key)) kept.push_back(p);
+  }
+  *block = EncodePostings(kept.data(), kept.data() + kept.size());
+  return absl::OkStatus();
+}
+
 absl::Status FindPostings(absl::string_view block, uint64_t key, std::vector<PostedGame>* out, uint64_t limit) {
   return Walk(
       block, key,

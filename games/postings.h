@@ -93,6 +93,12 @@ std::string EncodePostings(const Posting* begin, const Posting* end);
 // block.
 absl::StatusOr<std::string> MergeBlocks(const std::vector<absl::string_view>& blocks);
 
+// Takes the groups of `keys` (sorted) out of `block`: appends their
+// postings to `out` and rewrites the block without them (left as it is
+// when it holds none of them; "" when it held nothing else). DATA_LOSS
+// for a damaged block.
+absl::Status TakeKeys(std::string* block, const std::vector<uint64_t>& keys, std::vector<Posting>* out);
+
 // Appends the block's postings to `out`; DATA_LOSS for a damaged block.
 absl::Status DecodePostings(absl::string_view block, std::vector<Posting>* out);
 

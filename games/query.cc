@@ -56,7 +56,7 @@ absl::Status ForEachReaching(
 absl::StatusOr<std::vector<int64_t>> GamesReaching(Store& store, const PositionTarget& target) {
   const KnownRules& known = *target.rules;
   const uint64_t key = known.keys->Key(target.position);
-  absl::StatusOr<std::vector<PostedGame>> postings = LookUp(store, known.id, *known.keys, key);
+  absl::StatusOr<std::vector<PostedGame>> postings = LookUp(store, known, key);
   if (!postings.ok()) return postings.status();
   std::vector<int64_t> ids;
   ids.reserve(postings->size());
@@ -170,7 +170,7 @@ absl::StatusOr<std::optional<Page>> QuickPage(Store& store, const SearchQuery& q
   const uint64_t key = target.rules->keys->Key(target.position);
   const bool by_id = query.games.order == GameQuery::Order::kId && !query.games.descending;
   if (PositionKeys::IsHash(key) || HasTagFilter(query.games) || query.limit < 0) return std::nullopt;
-  absl::StatusOr<KeyPostings> postings = KeyPostings::Fetch(store, target.rules->id, *target.rules->keys, key);
+  absl::StatusOr<KeyPostings> postings = KeyPostings::Fetch(store, *target.rules, key);
   if (!postings.ok()) return postings.status();
   absl::StatusOr<int64_t> total = postings->Count();
   if (!total.ok()) return total.status();
@@ -278,7 +278,7 @@ absl::StatusOr<SearchResult> Search(Store& store, const SearchQuery& query) {
 absl::StatusOr<Exploration> Explore(Store& store, const PositionTarget& target, const Evaluator* evaluator) {
   const KnownRules& known = *target.rules;
   const uint64_t key = known.keys->Key(target.position);
-  absl::StatusOr<KeyPostings> postings = KeyPostings::FetchHeads(store, known.id, *known.keys, key);
+  absl::StatusOr<KeyPostings> postings = KeyPostings::FetchHeads(store, known, key);
   if (!postings.ok()) return postings.status();
   absl::StatusOr<int64_t> total = postings->Count(store);
   if (!total.ok()) return total.status();

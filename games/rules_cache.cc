@@ -2,8 +2,10 @@
 
 #include <utility>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "engine/ruleset.h"
+#include "games/position_index.h"
 
 namespace scribe::games {
 
@@ -14,12 +16,28 @@ absl::StatusOr<const KnownRules*> RulesCache::Keep(int64_t id, std::shared_ptr<c
   known->id = id;
   known->keys = std::make_unique<PositionKeys>(*rules);
   known->rules = std::move(rules);
+  known->apart_from = apart_from_.value_or(INT64_MAX);
   const KnownRules* out = known.get();
   by_id_[id] = std::move(known);
   return out;
 }
 
+absl::Status RulesCache::LoadApart() {
+  if (apart_from_.has_value()) return absl::OkStatus();
+  absl::StatusOr<std::optional<std::string>> value = store_.Setting(kApartSetting);
+  if (!value.ok()) return value.status();
+  int64_t from = INT64_MAX;  // unset: no run is known to keep keys apart
+  if (value->has_value() && !absl::SimpleAtoi(**value, &from)) {
+    return absl::DataLossError(
+        absl::StrCat(store_.Name(), ": its setting ", kApartSetting, " is \"", **value, "\", not a run"));
+  }
+  apart_from_ = from;
+  return absl::OkStatus();
+}
+
 absl::Status RulesCache::Load() {
+  absl::Status apart = LoadApart();
+  if (!apart.ok()) return apart;
   absl::StatusOr<std::vector<RulesetRow>> rows = store_.Rulesets();
   if (!rows.ok()) return rows.status();
   for (const RulesetRow& row : *rows) {
@@ -63,6 +81,8 @@ absl::StatusOr<const KnownRules*> RulesCache::Add(const std::shared_ptr<const Ru
   for (const auto& [id, known] : by_id_) {
     if (known->rules->digest == rules->digest) return known.get();
   }
+  absl::Status apart = LoadApart();
+  if (!apart.ok()) return apart;
   absl::StatusOr<int64_t> id = store_.RulesetId(rules->digest, StoredRulesText(*rules));
   if (!id.ok()) return id.status();
   return Keep(*id, rules);

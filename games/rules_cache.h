@@ -5,9 +5,11 @@
 #ifndef SCRIBE_GAMES_RULES_CACHE_H_
 #define SCRIBE_GAMES_RULES_CACHE_H_
 
+#include <climits>
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "absl/status/statusor.h"
@@ -21,6 +23,9 @@ struct KnownRules {
   int64_t id = 0;
   std::shared_ptr<const Rules> rules;
   std::unique_ptr<PositionKeys> keys;
+  // The first run of the position index that keeps each key's postings
+  // apart (games/position_index.h, kApartSetting); INT64_MAX: none.
+  int64_t apart_from = INT64_MAX;
 };
 
 class RulesCache {
@@ -37,9 +42,11 @@ class RulesCache {
 
  private:
   absl::Status Load();
+  absl::Status LoadApart();
   absl::StatusOr<const KnownRules*> Keep(int64_t id, std::shared_ptr<const Rules> rules);
   Store& store_;
   std::map<int64_t, std::unique_ptr<KnownRules>> by_id_;
+  std::optional<int64_t> apart_from_;  // read once
 };
 
 // The text a ruleset row keeps for these rules.

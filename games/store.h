@@ -83,6 +83,13 @@ struct PostingRow {
   std::string data;
 };
 
+// A block as a lookup reads it: its run and its bytes (or their head).
+struct RunBlock {
+  int64_t run = 0;
+  std::string data;
+  friend bool operator==(const RunBlock& a, const RunBlock& b) { return a.run == b.run && a.data == b.data; }
+};
+
 // A run: the postings written by one import batch, or by the merge of
 // earlier runs.
 struct RunRow {
@@ -224,26 +231,33 @@ class Store {
   virtual absl::StatusOr<int64_t> NewRun() = 0;
   virtual absl::Status AddPostings(int64_t run, const std::vector<PostingRow>& rows) = 0;
   virtual absl::StatusOr<std::vector<RunRow>> Runs() = 0;  // oldest first
-  // Every run's block for (ruleset, bucket), oldest run first.
-  virtual absl::StatusOr<std::vector<std::string>> Postings(int64_t ruleset, int64_t bucket) = 0;
+  // Every run's block for (ruleset, bucket), oldest run first, but those
+  // of the runs in `except_runs`.
+  virtual absl::StatusOr<std::vector<RunBlock>> Postings(int64_t ruleset, int64_t bucket,
+                                                         const std::vector<int64_t>& except_runs) = 0;
   // The same blocks' first `bytes` bytes (all of a shorter block): enough
   // to count a key's own block (CountFromHead) without reading it. A
   // backend that can read part of a value reads only that (PostgreSQL: a
   // block is stored uncompressed, so a prefix reads its first chunk); the
   // default reads the blocks and cuts them.
-  virtual absl::StatusOr<std::vector<std::string>> PostingHeads(int64_t ruleset, int64_t bucket, int64_t bytes) {
-    absl::StatusOr<std::vector<std::string>> blocks = Postings(ruleset, bucket);
+  virtual absl::StatusOr<std::vector<RunBlock>> PostingHeads(int64_t ruleset, int64_t bucket, int64_t bytes) {
+    absl::StatusOr<std::vector<RunBlock>> blocks = Postings(ruleset, bucket, {});
     if (!blocks.ok()) return blocks.status();
-    for (std::string& b : *blocks) {
-      if (static_cast<int64_t>(b.size()) > bytes) b.resize(static_cast<size_t>(bytes));
+    for (RunBlock& b : *blocks) {
+      if (static_cast<int64_t>(b.data.size()) > bytes) b.data.resize(static_cast<size_t>(bytes));
     }
     return blocks;
   }
   // A run's blocks in (ruleset, bucket) order, after (ruleset, bucket)
-  // `after` (exclusive; {INT64_MIN, INT64_MIN} for the first), at most
-  // `limit`: a merge reads runs a slice at a time.
+  // `after` (exclusive; {INT64_MIN, INT64_MIN} for the first), of buckets
+  // in `buckets` (inclusive), at most `limit`: a merge reads runs a slice
+  // at a time.
   virtual absl::StatusOr<std::vector<PostingRow>> RunPostings(int64_t run, std::pair<int64_t, int64_t> after,
-                                                              int limit) = 0;
+                                                              int limit, std::pair<int64_t, int64_t> buckets) = 0;
+  // The (ruleset, bucket) of a run's blocks of buckets in `buckets`
+  // (inclusive), in that order, without their data.
+  virtual absl::StatusOr<std::vector<std::pair<int64_t, int64_t>>> RunBuckets(int64_t run,
+                                                                             std::pair<int64_t, int64_t> buckets) = 0;
   virtual absl::Status DeleteRun(int64_t run) = 0;
 
   // Adds each row's counts to the stored row of the same (ruleset, key,

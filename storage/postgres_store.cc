@@ -44,6 +44,7 @@ using games::PostingRow;
 using games::RatingRow;
 using games::ReviewFigures;
 using games::RulesetRow;
+using games::RunBlock;
 using games::RunRow;
 using games::SourceRow;
 
@@ -140,6 +141,14 @@ constexpr const char* kVersion4[] = {
     " convert_to(CASE WHEN EXISTS (SELECT 1 FROM games) THEN '1' ELSE '2' END, 'UTF8')"
     " ON CONFLICT (key) DO NOTHING",
 };
+// From which run on each run keeps a key's postings either in the key's
+// own block or in its bucket's, never both (games/position_index.h,
+// kApartSetting): the runs made from now on; in a new database, all.
+constexpr const char* kVersion5[] = {
+    "INSERT INTO settings (key, value) SELECT 'index_apart_from',"
+    " convert_to((coalesce(max(run), 0) + 1)::text, 'UTF8') FROM runs"
+    " ON CONFLICT (key) DO NOTHING",
+};
 #undef PG_C_TEXT
 
 struct Migration {
@@ -147,7 +156,7 @@ struct Migration {
   std::span<const char* const> steps;
 };
 // In order; the last one's version is kPostgresSchemaVersion.
-constexpr Migration kMigrations[] = {{1, kVersion1}, {2, kVersion2}, {3, kVersion3}, {4, kVersion4}};
+constexpr Migration kMigrations[] = {{1, kVersion1}, {2, kVersion2}, {3, kVersion3}, {4, kVersion4}, {5, kVersion5}};
 static_assert(std::size(kMigrations) > 0 && kMigrations[std::size(kMigrations) - 1].version == kPostgresSchemaVersion);
 
 // The tables the schema makes: one of them in a database without
@@ -207,13 +216,18 @@ constexpr Statement kRuns{"runs",
                           "SELECT r.run, coalesce(sum(octet_length(p.data)), 0)::bigint FROM runs r"
                           " LEFT JOIN postings p ON p.run = r.run GROUP BY r.run ORDER BY r.run"};
 constexpr Statement kPostings{"postings",
-                              "SELECT data FROM postings WHERE ruleset = $1 AND bucket = $2 ORDER BY run"};
+                              "SELECT run, data FROM postings WHERE ruleset = $1 AND bucket = $2"
+                              " AND run <> ALL($3) ORDER BY run"};
 constexpr Statement kPostingHeads{"posting_heads",
-                                  "SELECT substring(data from 1 for $3::integer) FROM postings"
+                                  "SELECT run, substring(data from 1 for $3::integer) FROM postings"
                                   " WHERE ruleset = $1 AND bucket = $2 ORDER BY run"};
+constexpr Statement kRunBuckets{"run_buckets",
+                                "SELECT ruleset, bucket FROM postings WHERE run = $1"
+                                " AND bucket BETWEEN $2 AND $3 ORDER BY ruleset, bucket"};
 constexpr Statement kRunPostings{"run_postings",
                                  "SELECT ruleset, bucket, data FROM postings WHERE run = $1"
-                                 " AND (ruleset, bucket) > ($2, $3) ORDER BY ruleset, bucket LIMIT $4"};
+                                 " AND (ruleset, bucket) > ($2, $3) AND bucket BETWEEN $5 AND $6"
+                                 " ORDER BY ruleset, bucket LIMIT $4"};
 constexpr Statement kDeletePostings{"delete_postings", "DELETE FROM postings WHERE run = $1"};
 constexpr Statement kDeleteRun{"delete_run", "DELETE FROM runs WHERE run = $1"};
 constexpr Statement kMergeExplorer{
@@ -474,10 +488,13 @@ class PostgresStore final : public games::Store {
   absl::StatusOr<int64_t> NewRun() override;
   absl::Status AddPostings(int64_t run, const std::vector<PostingRow>& rows) override;
   absl::StatusOr<std::vector<RunRow>> Runs() override;
-  absl::StatusOr<std::vector<std::string>> Postings(int64_t ruleset, int64_t bucket) override;
-  absl::StatusOr<std::vector<std::string>> PostingHeads(int64_t ruleset, int64_t bucket, int64_t bytes) override;
-  absl::StatusOr<std::vector<PostingRow>> RunPostings(int64_t run, std::pair<int64_t, int64_t> after,
-                                                      int limit) override;
+  absl::StatusOr<std::vector<RunBlock>> Postings(int64_t ruleset, int64_t bucket,
+                                                 const std::vector<int64_t>& except_runs) override;
+  absl::StatusOr<std::vector<RunBlock>> PostingHeads(int64_t ruleset, int64_t bucket, int64_t bytes) override;
+  absl::StatusOr<std::vector<std::pair<int64_t, int64_t>>> RunBuckets(int64_t run,
+                                                                     std::pair<int64_t, int64_t> buckets) override;
+  absl::StatusOr<std::vector<PostingRow>> RunPostings(int64_t run, std::pair<int64_t, int64_t> after, int limit,
+                                                      std::pair<int64_t, int64_t> buckets) override;
   absl::Status DeleteRun(int64_t run) override;
   absl::Status AddExplorer(const std::vector<ExplorerRow>& rows) override;
   absl::StatusOr<std::vector<ExplorerRow>> Explorer(int64_t ruleset, int64_t key) override;
@@ -1116,26 +1133,47 @@ absl::StatusOr<std::vector<RunRow>> PostgresStore::Runs() {
   return runs;
 }
 
-absl::StatusOr<std::vector<std::string>> PostgresStore::Postings(int64_t ruleset, int64_t bucket) {
-  SCRIBE_ASSIGN_OR_RETURN(Result r, Exec(kPostings, Params().Int8(ruleset).Int8(bucket)));
-  std::vector<std::string> blocks;
-  for (int i = 0; i < PQntuples(r.get()); ++i) blocks.push_back(GetBytes(r.get(), i, 0));
+namespace {
+
+// The (run, data) rows of a postings read.
+std::vector<RunBlock> RunBlocks(PGresult* r) {
+  std::vector<RunBlock> blocks;
+  blocks.reserve(static_cast<size_t>(PQntuples(r)));
+  for (int i = 0; i < PQntuples(r); ++i) blocks.push_back({GetInt(r, i, 0), GetBytes(r, i, 1)});
   return blocks;
 }
 
-absl::StatusOr<std::vector<std::string>> PostgresStore::PostingHeads(int64_t ruleset, int64_t bucket,
-                                                                     int64_t bytes) {
+}  // namespace
+
+absl::StatusOr<std::vector<RunBlock>> PostgresStore::Postings(int64_t ruleset, int64_t bucket,
+                                                              const std::vector<int64_t>& except_runs) {
+  SCRIBE_ASSIGN_OR_RETURN(Result r, Exec(kPostings, Params().Int8(ruleset).Int8(bucket).Int8Array(except_runs)));
+  return RunBlocks(r.get());
+}
+
+absl::StatusOr<std::vector<RunBlock>> PostgresStore::PostingHeads(int64_t ruleset, int64_t bucket, int64_t bytes) {
   SCRIBE_ASSIGN_OR_RETURN(Result r, Exec(kPostingHeads, Params().Int8(ruleset).Int8(bucket).Int8(bytes)));
-  std::vector<std::string> blocks;
-  for (int i = 0; i < PQntuples(r.get()); ++i) blocks.push_back(GetBytes(r.get(), i, 0));
-  return blocks;
+  return RunBlocks(r.get());
+}
+
+absl::StatusOr<std::vector<std::pair<int64_t, int64_t>>> PostgresStore::RunBuckets(
+    int64_t run, std::pair<int64_t, int64_t> buckets) {
+  SCRIBE_ASSIGN_OR_RETURN(Result r, Exec(kRunBuckets, Params().Int8(run).Int8(buckets.first).Int8(buckets.second)));
+  std::vector<std::pair<int64_t, int64_t>> rows;
+  for (int i = 0; i < PQntuples(r.get()); ++i) rows.emplace_back(GetInt(r.get(), i, 0), GetInt(r.get(), i, 1));
+  return rows;
 }
 
 absl::StatusOr<std::vector<PostingRow>> PostgresStore::RunPostings(int64_t run, std::pair<int64_t, int64_t> after,
-                                                                   int limit) {
+                                                                   int limit, std::pair<int64_t, int64_t> buckets) {
   if (limit <= 0) return std::vector<PostingRow>();
-  SCRIBE_ASSIGN_OR_RETURN(Result r,
-                      Exec(kRunPostings, Params().Int8(run).Int8(after.first).Int8(after.second).Int8(limit)));
+  SCRIBE_ASSIGN_OR_RETURN(Result r, Exec(kRunPostings, Params()
+                                                           .Int8(run)
+                                                           .Int8(after.first)
+                                                           .Int8(after.second)
+                                                           .Int8(limit)
+                                                           .Int8(buckets.first)
+                                                           .Int8(buckets.second)));
   std::vector<PostingRow> rows;
   for (int i = 0; i < PQntuples(r.get()); ++i) {
     rows.push_back({GetInt(r.get(), i, 0), GetInt(r.get(), i, 1), GetBytes(r.get(), i, 2)});

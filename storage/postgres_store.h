@@ -18,7 +18,7 @@ namespace scribe::storage {
 // The schema version this build makes and reads (the table scribe_schema
 // holds a database's). A database of a newer version is refused with
 // FAILED_PRECONDITION; an older one is migrated on open.
-inline constexpr int kPostgresSchemaVersion = 4;
+inline constexpr int kPostgresSchemaVersion = 5;
 
 struct PostgresOptions {
   // How long BeginWrite waits for another writer before UNAVAILABLE.

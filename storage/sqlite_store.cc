@@ -6,7 +6,7 @@
 // processes may share the file: WAL mode lets readers go on while one
 // writer (BEGIN IMMEDIATE, waiting up to the busy timeout) writes.
 //
-// The schema (version 3; PRAGMA application_id 'Scrb', PRAGMA user_version
+// The schema (version 4; PRAGMA application_id 'Scrb', PRAGMA user_version
 // the version, Migrations() takes each version to the next; a new file has
 // 16 KiB pages, Open says why):
 //
@@ -39,7 +39,10 @@
 //   settings(key TEXT PRIMARY KEY, value TEXT): the explorer's depth;
 //     (version 3) "identity": the form of the games' identity bytes
 //     (games/game_codec.h), "2", or "1" where games were stored before
-//     version 3 (the same game must be the same bytes in one database)
+//     version 3 (the same game must be the same bytes in one database);
+//     (version 4) "index_apart_from": the first run that keeps each key's
+//     postings in its own block or its bucket's, not both
+//     (games/position_index.h)
 //   ratings(player, period, rating, deviation, volatility, games)
 //     PRIMARY KEY (player, period)
 //     games_by_light_date(light, date = '', date), games_by_dark_date
@@ -71,6 +74,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <filesystem>
 #include <system_error>
@@ -150,6 +154,14 @@ const std::vector<std::vector<const char*>>& Migrations() {
           "INSERT INTO settings(key, value) SELECT 'identity',"
           " CASE WHEN EXISTS (SELECT 1 FROM games) THEN '1' ELSE '2' END WHERE true"
           " ON CONFLICT (key) DO NOTHING",
+      },
+      {
+          // From which run on each run keeps a key's postings either in
+          // the key's own block or in its bucket's, never both
+          // (games/position_index.h, kApartSetting): the runs made from
+          // now on; in a new database, all.
+          "INSERT INTO settings(key, value) SELECT 'index_apart_from', CAST(coalesce(max(run), 0) + 1 AS TEXT)"
+          " FROM runs WHERE true ON CONFLICT (key) DO NOTHING",
       },
   };
   return *migrations;
@@ -310,10 +322,13 @@ class SqliteStore final : public games::Store {
   absl::StatusOr<int64_t> NewRun() override;
   absl::Status AddPostings(int64_t run, const std::vector<games::PostingRow>& rows) override;
   absl::StatusOr<std::vector<games::RunRow>> Runs() override;
-  absl::StatusOr<std::vector<std::string>> Postings(int64_t ruleset, int64_t bucket) override;
-  absl::StatusOr<std::vector<std::string>> PostingHeads(int64_t ruleset, int64_t bucket, int64_t bytes) override;
+  absl::StatusOr<std::vector<games::RunBlock>> Postings(int64_t ruleset, int64_t bucket,
+                                                        const std::vector<int64_t>& except_runs) override;
+  absl::StatusOr<std::vector<games::RunBlock>> PostingHeads(int64_t ruleset, int64_t bucket, int64_t bytes) override;
+  absl::StatusOr<std::vector<std::pair<int64_t, int64_t>>> RunBuckets(int64_t run,
+                                                                     std::pair<int64_t, int64_t> buckets) override;
   absl::StatusOr<std::vector<games::PostingRow>> RunPostings(int64_t run, std::pair<int64_t, int64_t> after,
-                                                             int limit) override;
+                                                             int limit, std::pair<int64_t, int64_t> buckets) override;
   absl::Status DeleteRun(int64_t run) override;
   absl::Status AddExplorer(const std::vector<games::ExplorerRow>& rows) override;
   absl::StatusOr<std::vector<games::ExplorerRow>> Explorer(int64_t ruleset, int64_t key) override;
@@ -955,13 +970,20 @@ absl::StatusOr<std::vector<games::RunRow>> SqliteStore::Runs() {
   return rows;
 }
 
-absl::StatusOr<std::vector<std::string>> SqliteStore::Postings(int64_t ruleset, int64_t bucket) {
+absl::StatusOr<std::vector<games::RunBlock>> SqliteStore::Postings(int64_t ruleset, int64_t bucket,
+                                                                   const std::vector<int64_t>& except_runs) {
   SCRIBE_ASSIGN_OR_RETURN(Statement statement,
-                 Prepare("SELECT data FROM postings WHERE ruleset = ?1 AND bucket = ?2 ORDER BY run"));
+                 Prepare("SELECT run, data FROM postings WHERE ruleset = ?1 AND bucket = ?2 ORDER BY run"));
   statement.Int(1, ruleset).Int(2, bucket);
-  std::vector<std::string> blocks;
+  std::vector<games::RunBlock> blocks;
   int rc;
-  while ((rc = statement.Step()) == SQLITE_ROW) blocks.push_back(statement.BlobAt(0));
+  while ((rc = statement.Step()) == SQLITE_ROW) {
+    const int64_t run = statement.IntAt(0);
+    // A run left out is not read: its data (overflow pages) is loaded
+    // only when asked for.
+    if (std::find(except_runs.begin(), except_runs.end(), run) != except_runs.end()) continue;
+    blocks.push_back({run, statement.BlobAt(1)});
+  }
   if (rc != SQLITE_DONE) return Fail(rc, "reading postings");
   return blocks;
 }
@@ -969,42 +991,61 @@ absl::StatusOr<std::vector<std::string>> SqliteStore::Postings(int64_t ruleset, 
 // Each block's head through SQLite's incremental blob reads, which read
 // the pages of those bytes alone (a SELECT of substr() would read the
 // whole value and its overflow pages first).
-absl::StatusOr<std::vector<std::string>> SqliteStore::PostingHeads(int64_t ruleset, int64_t bucket, int64_t bytes) {
+absl::StatusOr<std::vector<games::RunBlock>> SqliteStore::PostingHeads(int64_t ruleset, int64_t bucket,
+                                                                       int64_t bytes) {
   // One snapshot for the rows and their blobs (a merge may delete a run
   // between two statements).
-  return InSnapshot("reading postings", [&]() -> absl::StatusOr<std::vector<std::string>> {
-    SCRIBE_ASSIGN_OR_RETURN(Statement statement,
-                   Prepare("SELECT rowid, length(data) FROM postings WHERE ruleset = ?1 AND bucket = ?2 ORDER BY run"));
+  return InSnapshot("reading postings", [&]() -> absl::StatusOr<std::vector<games::RunBlock>> {
+    SCRIBE_ASSIGN_OR_RETURN(
+        Statement statement,
+        Prepare("SELECT rowid, length(data), run FROM postings WHERE ruleset = ?1 AND bucket = ?2 ORDER BY run"));
     statement.Int(1, ruleset).Int(2, bucket);
-    std::vector<std::pair<int64_t, int64_t>> rows;
+    struct Row {
+      int64_t rowid, length, run;
+    };
+    std::vector<Row> rows;
     int rc;
-    while ((rc = statement.Step()) == SQLITE_ROW) rows.emplace_back(statement.IntAt(0), statement.IntAt(1));
+    while ((rc = statement.Step()) == SQLITE_ROW) rows.push_back({statement.IntAt(0), statement.IntAt(1), statement.IntAt(2)});
     if (rc != SQLITE_DONE) return Fail(rc, "reading postings");
     statement.Reset();
-    std::vector<std::string> heads;
-    for (const auto& [rowid, length] : rows) {
+    std::vector<games::RunBlock> heads;
+    for (const Row& row : rows) {
       sqlite3_blob* blob = nullptr;
-      rc = sqlite3_blob_open(db_, "main", "postings", "data", rowid, 0, &blob);
+      rc = sqlite3_blob_open(db_, "main", "postings", "data", row.rowid, 0, &blob);
       if (rc != SQLITE_OK) {
         sqlite3_blob_close(blob);
         return Fail(rc, "reading postings");
       }
-      std::string head(static_cast<size_t>(std::min(length, bytes)), '\0');
+      std::string head(static_cast<size_t>(std::min(row.length, bytes)), '\0');
       rc = sqlite3_blob_read(blob, head.data(), static_cast<int>(head.size()), 0);
       sqlite3_blob_close(blob);
       if (rc != SQLITE_OK) return Fail(rc, "reading postings");
-      heads.push_back(std::move(head));
+      heads.push_back({row.run, std::move(head)});
     }
     return heads;
   });
 }
 
+absl::StatusOr<std::vector<std::pair<int64_t, int64_t>>> SqliteStore::RunBuckets(int64_t run,
+                                                                                 std::pair<int64_t, int64_t> buckets) {
+  SCRIBE_ASSIGN_OR_RETURN(Statement statement,
+                 Prepare("SELECT ruleset, bucket FROM postings WHERE run = ?1 AND bucket BETWEEN ?2 AND ?3"
+                         " ORDER BY ruleset, bucket"));
+  statement.Int(1, run).Int(2, buckets.first).Int(3, buckets.second);
+  std::vector<std::pair<int64_t, int64_t>> rows;
+  int rc;
+  while ((rc = statement.Step()) == SQLITE_ROW) rows.emplace_back(statement.IntAt(0), statement.IntAt(1));
+  if (rc != SQLITE_DONE) return Fail(rc, "reading a run");
+  return rows;
+}
+
 absl::StatusOr<std::vector<games::PostingRow>> SqliteStore::RunPostings(int64_t run, std::pair<int64_t, int64_t> after,
-                                                                        int limit) {
+                                                                        int limit, std::pair<int64_t, int64_t> buckets) {
   SCRIBE_ASSIGN_OR_RETURN(Statement statement,
                  Prepare("SELECT ruleset, bucket, data FROM postings WHERE run = ?1 AND (ruleset, bucket) > (?2, ?3)"
-                         " ORDER BY ruleset, bucket LIMIT ?4"));
+                         " AND bucket BETWEEN ?5 AND ?6 ORDER BY ruleset, bucket LIMIT ?4"));
   statement.Int(1, run).Int(2, after.first).Int(3, after.second).Int(4, limit < 0 ? -1 : limit);
+  statement.Int(5, buckets.first).Int(6, buckets.second);
   std::vector<games::PostingRow> rows;
   int rc;
   while ((rc = statement.Step()) == SQLITE_ROW) {

@@ -313,6 +313,36 @@ void CheckSearchAndExplore(Store& store, const std::vector<JudgedRecord>& record
   }
 }
 
+// Every run from the database's kApartSetting on keeps keys apart: no
+// ordinary block holds a posting of a key whose own bucket has a block in
+// the same run (position_index.h).
+void ExpectKeysApart(Store& store) {
+  auto setting = store.Setting(kApartSetting);
+  ASSERT_TRUE(setting.ok() && setting->has_value()) << "no " << kApartSetting;
+  const int64_t apart_from = std::stoll(**setting);
+  auto runs = store.Runs();
+  ASSERT_TRUE(runs.ok()) << runs.status();
+  for (const RunRow& run : *runs) {
+    if (run.run < apart_from) continue;
+    auto rows = store.RunPostings(run.run, {INT64_MIN, INT64_MIN}, 1 << 30, {INT64_MIN, INT64_MAX});
+    ASSERT_TRUE(rows.ok()) << rows.status();
+    std::set<std::pair<int64_t, int64_t>> own;  // (ruleset, own bucket): negative buckets come first
+    for (const PostingRow& row : *rows) {
+      std::vector<Posting> postings;
+      ASSERT_TRUE(DecodePostings(row.data, &postings).ok());
+      if (row.bucket < 0) {
+        own.emplace(row.ruleset, row.bucket);
+        for (const Posting& p : postings) EXPECT_EQ(OwnBucket(p.key), row.bucket);
+        continue;
+      }
+      for (const Posting& p : postings) {
+        EXPECT_EQ(own.count({row.ruleset, OwnBucket(p.key)}), 0u)
+            << "run " << run.run << ": key " << p.key << " in bucket " << row.bucket << " and in its own block";
+      }
+    }
+  }
+}
+
 TEST_P(LibraryTest, SearchAndExplorerAgreeWithARecountOverBatchesAndDepths) {
   for (const std::string ref : {"finkel", "skiriuk"}) {
     SetUp();
@@ -328,6 +358,7 @@ TEST_P(LibraryTest, SearchAndExplorerAgreeWithARecountOverBatchesAndDepths) {
     Import(std::vector<JudgedRecord>(records.begin() + 60, records.end()), "/three", 100);
     // Ids follow the records (each game new): game id - 1 is its index.
     CheckSearchAndExplore(*store_, records, ref);
+    ExpectKeysApart(*store_);
   }
 }
 
@@ -352,6 +383,7 @@ TEST_P(LibraryTest, AnImportMergesItsRunsAsItGoesAndKeepsEveryPosting) {
   ASSERT_TRUE((*importer)->Finish().ok());
   EXPECT_LE(store_->Runs().value().size(), static_cast<size_t>(kMaxRuns));
   CheckSearchAndExplore(*store_, records, "finkel");
+  ExpectKeysApart(*store_);
 }
 
 // Many small imports (the service's streams: one or a few games each)
@@ -396,6 +428,81 @@ TEST_P(LibraryTest, ManySmallImportsMergeByLevelsAndKeepEveryPosting) {
   ASSERT_TRUE((*again)->Finish().ok());
   EXPECT_EQ((*again)->counts().added, 0);
   EXPECT_EQ((*again)->counts().duplicates, 60);
+  CheckSearchAndExplore(*store_, records, "finkel");
+  ExpectKeysApart(*store_);
+}
+
+// Rewrites the store's one run as a build before keys were kept apart
+// could have left it: of each key with an own block, every other posting
+// in its bucket's block instead. Returns the new run.
+int64_t RunWithKeysInBothBlocks(Store& store, const PositionKeys& keys) {
+  const std::vector<RunRow> runs = store.Runs().value();
+  EXPECT_EQ(runs.size(), 1u);
+  auto rows = store.RunPostings(runs[0].run, {INT64_MIN, INT64_MIN}, 1 << 30, {INT64_MIN, INT64_MAX}).value();
+  std::map<std::pair<int64_t, int64_t>, std::vector<Posting>> blocks;
+  int moved = 0;
+  for (const PostingRow& row : rows) {
+    std::vector<Posting> postings;
+    EXPECT_TRUE(DecodePostings(row.data, &postings).ok());
+    for (size_t i = 0; i < postings.size(); ++i) {
+      const bool move = row.bucket < 0 && i % 2 == 1;
+      moved += move;
+      blocks[{row.ruleset, move ? keys.Bucket(postings[i].key) : row.bucket}].push_back(postings[i]);
+    }
+  }
+  EXPECT_GE(moved, 50);  // at least the start's (every game reached it)
+  std::vector<PostingRow> out;
+  for (auto& [at, postings] : blocks) {
+    std::sort(postings.begin(), postings.end());
+    out.push_back({at.first, at.second, EncodePostings(postings.data(), postings.data() + postings.size())});
+  }
+  EXPECT_TRUE(store.BeginWrite().ok());
+  const int64_t run = store.NewRun().value();
+  EXPECT_TRUE(store.AddPostings(run, out).ok());
+  EXPECT_TRUE(store.DeleteRun(runs[0].run).ok());
+  EXPECT_TRUE(store.Commit().ok());
+  return run;
+}
+
+// A database made before keys were kept apart: its runs (a key's postings
+// in its own block and in its bucket's, as the schema step's setting says
+// of runs before it) are read whole and give every game; read as if they
+// kept keys apart, they would not (the setting is what the lookup goes
+// by); a merge of them with a newer run keeps keys apart, and every game
+// is still found.
+TEST_P(LibraryTest, RunsFromBeforeKeysWereKeptApartAreReadWholeAndMergedApart) {
+  std::vector<JudgedRecord> records;
+  for (uint64_t seed = 1; seed <= 150; ++seed) records.push_back(RandomJudged("finkel", seed, seed % 4 == 0 ? 25 : INT_MAX));
+  SetDepth(3);
+  Import(std::vector<JudgedRecord>(records.begin(), records.begin() + 100), "/old", 100);
+  RulesCache rules(*store_);
+  const KnownRules* known = rules.ByDigest(records[0].verdict.rules->digest).value();
+  const int64_t old_run = RunWithKeysInBothBlocks(*store_, *known->keys);
+  const std::vector<JudgedRecord> old(records.begin(), records.begin() + 100);
+  auto set_apart = [&](int64_t from) {
+    ASSERT_TRUE(store_->BeginWrite().ok());
+    ASSERT_TRUE(store_->SetSetting(kApartSetting, std::to_string(from)).ok());
+    ASSERT_TRUE(store_->Commit().ok());
+  };
+  // Read as keeping keys apart: the start's postings in its bucket's block
+  // are missed (its own block is read alone).
+  set_apart(old_run);
+  {
+    RulesCache fresh(*store_);
+    const KnownRules* k = fresh.ByDigest(records[0].verdict.rules->digest).value();
+    auto games = LookUp(*store_, *k, k->keys->Key(old[0].verdict.positions[0]));
+    ASSERT_TRUE(games.ok()) << games.status();
+    EXPECT_LT(games->size(), old.size());
+  }
+  // As the schema step leaves it: the runs before the setting read whole.
+  set_apart(old_run + 1);
+  CheckSearchAndExplore(*store_, old, "finkel");
+  // A newer run, then both merged: the merged run keeps keys apart.
+  Import(std::vector<JudgedRecord>(records.begin() + 100, records.end()), "/new", 100);
+  const std::vector<RunRow> runs = store_->Runs().value();
+  ASSERT_EQ(runs.size(), 2u);
+  ASSERT_TRUE(MergeRunsAtomically(*store_, {runs[0].run, runs[1].run}).ok());
+  ExpectKeysApart(*store_);
   CheckSearchAndExplore(*store_, records, "finkel");
 }
 

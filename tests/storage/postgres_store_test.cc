@@ -266,6 +266,34 @@ TEST_F(PostgresStoreTest, AVersion1DatabaseGetsItsPlayersTotals) {
   EXPECT_EQ(b.last_date, "2026-01-01");
 }
 
+// Version 5 says from which run on the position index keeps keys apart
+// (games/position_index.h): every run in a new database; in an older
+// one, the runs made after it.
+TEST_F(PostgresStoreTest, AVersion4DatabaseKeepsKeysApartFromItsNextRun) {
+  EXPECT_EQ(store_->Setting("index_apart_from").value_or(std::nullopt), std::optional<std::string>("1"));
+  ASSERT_OK_AND_ASSIGN(const std::string url, server_->NewDatabase());
+  int64_t last = 0;
+  {
+    ASSERT_OK_AND_ASSIGN(auto store, OpenPostgresStore(url, OpenMode::kCreate));
+    ASSERT_OK(store->BeginWrite());
+    for (int i = 0; i < 3; ++i) {
+      ASSERT_OK_AND_ASSIGN(last, store->NewRun());
+    }
+    ASSERT_OK(store->Commit());
+  }
+  ASSERT_TRUE(PostgresServer::Query(url,
+                                    "DELETE FROM settings WHERE key = 'index_apart_from';"
+                                    " UPDATE scribe_schema SET version = 4")
+                  .ok());
+  ASSERT_OK_AND_ASSIGN(auto store, OpenPostgresStore(url, OpenMode::kExisting));
+  EXPECT_EQ(store->Setting("index_apart_from").value_or(std::nullopt),
+            std::optional<std::string>(absl::StrCat(last + 1)));
+  ASSERT_OK(store->BeginWrite());
+  ASSERT_OK_AND_ASSIGN(const int64_t next, store->NewRun());
+  ASSERT_OK(store->Commit());
+  EXPECT_GT(next, last);
+}
+
 // The steps of a version are one transaction: one that fails leaves the
 // database as it was.
 TEST_F(PostgresStoreTest, FailedMigrationChangesNothing) {
@@ -696,21 +724,23 @@ TEST_F(PostgresStoreTest, RunsPostingsPagingAndDelete) {
   EXPECT_EQ(runs[0].bytes, 31001);
   EXPECT_EQ(runs[1].bytes, 2000);
   EXPECT_EQ(runs[2].bytes, 0);  // a run without blocks is still a run
-  EXPECT_EQ(store_->Postings(2, 5).value(), (std::vector<std::string>{Block(30000, 1), Block(2000, 4)}));
-  EXPECT_EQ(store_->Postings(1, 9).value(), (std::vector<std::string>{Block(1, 2)}));
-  EXPECT_TRUE(store_->Postings(9, 9).value().empty());
+  using Blocks = std::vector<games::RunBlock>;
+  EXPECT_EQ(store_->Postings(2, 5, {}).value(), (Blocks{{r1, Block(30000, 1)}, {r2, Block(2000, 4)}}));
+  EXPECT_EQ(store_->Postings(2, 5, {r1}).value(), (Blocks{{r2, Block(2000, 4)}}));
+  EXPECT_EQ(store_->Postings(1, 9, {}).value(), (Blocks{{r1, Block(1, 2)}}));
+  EXPECT_TRUE(store_->Postings(9, 9, {}).value().empty());
 
   // A run a slice at a time, in (ruleset, bucket) order.
   std::vector<std::pair<int64_t, int64_t>> keys;
   std::pair<int64_t, int64_t> after{INT64_MIN, INT64_MIN};
   for (;;) {
-    ASSERT_OK_AND_ASSIGN(auto slice, store_->RunPostings(r1, after, 3));
+    ASSERT_OK_AND_ASSIGN(auto slice, store_->RunPostings(r1, after, 3, {INT64_MIN, INT64_MAX}));
     for (const PostingRow& row : slice) keys.emplace_back(row.ruleset, row.bucket);
     if (slice.size() < 3) break;
     after = {slice.back().ruleset, slice.back().bucket};
   }
   EXPECT_EQ(keys, (std::vector<std::pair<int64_t, int64_t>>{{1, INT64_MIN}, {1, -3}, {1, 9}, {2, 5}}));
-  ASSERT_OK_AND_ASSIGN(auto tail, store_->RunPostings(r1, {1, 9}, 10));
+  ASSERT_OK_AND_ASSIGN(auto tail, store_->RunPostings(r1, {1, 9}, 10, {INT64_MIN, INT64_MAX}));
   ASSERT_EQ(tail.size(), 1u);
   EXPECT_EQ(tail[0].data, Block(30000, 1));
 
@@ -720,8 +750,8 @@ TEST_F(PostgresStoreTest, RunsPostingsPagingAndDelete) {
   runs = store_->Runs().value();
   ASSERT_EQ(runs.size(), 2u);
   EXPECT_EQ(runs[0].run, r2);
-  EXPECT_EQ(store_->Postings(2, 5).value(), (std::vector<std::string>{Block(2000, 4)}));
-  EXPECT_TRUE(store_->RunPostings(r1, {INT64_MIN, INT64_MIN}, 10).value().empty());
+  EXPECT_EQ(store_->Postings(2, 5, {}).value(), (Blocks{{r2, Block(2000, 4)}}));
+  EXPECT_TRUE(store_->RunPostings(r1, {INT64_MIN, INT64_MIN}, 10, {INT64_MIN, INT64_MAX}).value().empty());
 }
 
 TEST_F(PostgresStoreTest, ExplorerAddsToStoredRows) {

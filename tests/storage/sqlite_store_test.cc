@@ -284,7 +284,7 @@ TEST_F(SqliteStoreTest, AVersion1DatabaseGetsItsPlayersTotals) {
 TEST_F(SqliteStoreTest, ANewDatabaseIsInWalModeWithItsMarks) {
   const std::string path = MakeDatabase("new.db");
   EXPECT_EQ(PragmaInt(path, "application_id"), 0x53637262);
-  EXPECT_EQ(PragmaInt(path, "user_version"), 3);
+  EXPECT_EQ(PragmaInt(path, "user_version"), 4);
   EXPECT_EQ(ReadFile(path)[18], 2) << "the file format's write version: 2 is WAL";
 }
 
@@ -295,10 +295,35 @@ TEST_F(SqliteStoreTest, AVersion2DatabaseGetsItsIdentityForm) {
     const std::string path = MakeDatabase(absl::StrCat("v2-", games, ".db"), games);
     RunSql(path, "DELETE FROM settings WHERE key = 'identity'; PRAGMA user_version = 2;");
     ASSERT_OK_AND_ASSIGN(std::unique_ptr<Store> store, OpenSqliteStore(path, OpenMode::kExisting));
-    EXPECT_EQ(PragmaInt(path, "user_version"), 3);
+    EXPECT_EQ(PragmaInt(path, "user_version"), SqliteSchemaVersion());
     EXPECT_EQ(store->Setting("identity").value_or(std::nullopt), std::optional<std::string>(games == 0 ? "2" : "1"))
         << games << " games";
   }
+}
+
+// Version 4 says from which run on the position index keeps keys apart
+// (games/position_index.h): every run in a new database; in an older
+// one, the runs made after it (those before are read as they were made).
+TEST_F(SqliteStoreTest, AVersion3DatabaseKeepsKeysApartFromItsNextRun) {
+  {
+    ASSERT_OK_AND_ASSIGN(std::unique_ptr<Store> store, OpenSqliteStore((folder_ / "new.db").string(), OpenMode::kCreate));
+    EXPECT_EQ(store->Setting("index_apart_from").value_or(std::nullopt), std::optional<std::string>("1"));
+  }
+  const std::string path = MakeDatabase("v3.db", 1);
+  {
+    ASSERT_OK_AND_ASSIGN(std::unique_ptr<Store> store, OpenSqliteStore(path, OpenMode::kExisting));
+    ASSERT_OK(store->BeginWrite());
+    for (int i = 0; i < 3; ++i) ASSERT_OK(store->NewRun().status());
+    ASSERT_OK(store->Commit());
+  }
+  RunSql(path, "DELETE FROM settings WHERE key = 'index_apart_from'; PRAGMA user_version = 3;");
+  ASSERT_OK_AND_ASSIGN(std::unique_ptr<Store> store, OpenSqliteStore(path, OpenMode::kExisting));
+  EXPECT_EQ(PragmaInt(path, "user_version"), SqliteSchemaVersion());
+  EXPECT_EQ(store->Setting("index_apart_from").value_or(std::nullopt), std::optional<std::string>("4"));
+  ASSERT_OK(store->BeginWrite());
+  ASSERT_OK_AND_ASSIGN(const int64_t next, store->NewRun());
+  ASSERT_OK(store->Commit());
+  EXPECT_EQ(next, 4);
 }
 
 // ---- Read-only files and folders.

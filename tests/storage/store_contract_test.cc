@@ -500,27 +500,49 @@ TEST_P(StoreContractTest, PostingsComeOldestRunFirstAndRunsPageInKeyOrder) {
   EXPECT_EQ(runs[1].run, second);
   EXPECT_EQ(runs[1].bytes, 10 + 10);
   EXPECT_EQ(runs[2].bytes, 0);
-  ASSERT_OK_AND_ASSIGN(std::vector<std::string> blocks, store_->Postings(1, 5));
-  EXPECT_EQ(blocks, (std::vector<std::string>{"first 1/5", "second 1/5"}));
-  ASSERT_OK_AND_ASSIGN(blocks, store_->Postings(1, INT64_MAX));
-  EXPECT_EQ(blocks, std::vector<std::string>{big});
-  ASSERT_OK_AND_ASSIGN(blocks, store_->Postings(2, 5));
+  constexpr std::pair<int64_t, int64_t> kAll{INT64_MIN, INT64_MAX};
+  using games::RunBlock;
+  using Blocks = std::vector<RunBlock>;
+  ASSERT_OK_AND_ASSIGN(Blocks blocks, store_->Postings(1, 5, {}));
+  EXPECT_EQ(blocks, (Blocks{{first, "first 1/5"}, {second, "second 1/5"}}));
+  // But the runs left out: those are not read.
+  ASSERT_OK_AND_ASSIGN(blocks, store_->Postings(1, 5, {first}));
+  EXPECT_EQ(blocks, (Blocks{{second, "second 1/5"}}));
+  ASSERT_OK_AND_ASSIGN(blocks, store_->Postings(1, 5, {third, second, first}));
+  EXPECT_TRUE(blocks.empty());
+  ASSERT_OK_AND_ASSIGN(blocks, store_->Postings(1, INT64_MAX, {second}));
+  EXPECT_EQ(blocks, (Blocks{{first, big}}));
+  ASSERT_OK_AND_ASSIGN(blocks, store_->Postings(2, 5, {}));
   EXPECT_TRUE(blocks.empty());
   // Their heads: the first bytes, oldest run first, a shorter block whole.
   ASSERT_OK_AND_ASSIGN(blocks, store_->PostingHeads(1, 5, 6));
-  EXPECT_EQ(blocks, (std::vector<std::string>{"first ", "second"}));
+  EXPECT_EQ(blocks, (Blocks{{first, "first "}, {second, "second"}}));
   ASSERT_OK_AND_ASSIGN(blocks, store_->PostingHeads(1, 5, 100));
-  EXPECT_EQ(blocks, (std::vector<std::string>{"first 1/5", "second 1/5"}));
+  EXPECT_EQ(blocks, (Blocks{{first, "first 1/5"}, {second, "second 1/5"}}));
   ASSERT_OK_AND_ASSIGN(blocks, store_->PostingHeads(1, INT64_MAX, 32));
-  EXPECT_EQ(blocks, std::vector<std::string>{big.substr(0, 32)});
+  EXPECT_EQ(blocks, (Blocks{{first, big.substr(0, 32)}}));
   ASSERT_OK_AND_ASSIGN(blocks, store_->PostingHeads(2, -3, 2));
-  EXPECT_EQ(blocks, std::vector<std::string>{"a\0"s});
+  EXPECT_EQ(blocks, (Blocks{{first, "a\0"s}}));
+  // A run's buckets in a range, without their data.
+  using Buckets = std::vector<std::pair<int64_t, int64_t>>;
+  EXPECT_EQ(store_->RunBuckets(first, {INT64_MIN, -1}).value(), (Buckets{{1, -7}, {2, -3}}));
+  EXPECT_EQ(store_->RunBuckets(first, {0, INT64_MAX}).value(), (Buckets{{1, 5}, {1, INT64_MAX}, {2, 4}}));
+  EXPECT_EQ(store_->RunBuckets(second, kAll).value(), (Buckets{{1, INT64_MIN}, {1, 5}}));
+  EXPECT_TRUE(store_->RunBuckets(third, kAll).value().empty());
+  // A run's blocks of a range of buckets.
+  ASSERT_OK_AND_ASSIGN(std::vector<PostingRow> own, store_->RunPostings(first, {INT64_MIN, INT64_MIN}, 10, {INT64_MIN, -1}));
+  ASSERT_EQ(own.size(), 2u);
+  EXPECT_EQ(own[0].data, "first 1/-7");
+  EXPECT_EQ(own[1].bucket, -3);
+  ASSERT_OK_AND_ASSIGN(own, store_->RunPostings(first, {1, INT64_MAX}, 10, {0, INT64_MAX}));
+  ASSERT_EQ(own.size(), 1u);
+  EXPECT_EQ(own[0].data, "first 2/4");
 
   // The first run, two blocks at a time.
   std::vector<std::pair<int64_t, int64_t>> keys;
   std::pair<int64_t, int64_t> after = {INT64_MIN, INT64_MIN};
   for (int slice = 0; slice < 10; ++slice) {
-    ASSERT_OK_AND_ASSIGN(std::vector<PostingRow> rows, store_->RunPostings(first, after, 2));
+    ASSERT_OK_AND_ASSIGN(std::vector<PostingRow> rows, store_->RunPostings(first, after, 2, kAll));
     ASSERT_LE(rows.size(), 2u);
     if (rows.empty()) break;
     for (const PostingRow& row : rows) {
@@ -532,7 +554,7 @@ TEST_P(StoreContractTest, PostingsComeOldestRunFirstAndRunsPageInKeyOrder) {
     after = keys.back();
   }
   EXPECT_EQ(keys, (std::vector<std::pair<int64_t, int64_t>>{{1, -7}, {1, 5}, {1, INT64_MAX}, {2, -3}, {2, 4}}));
-  ASSERT_OK_AND_ASSIGN(std::vector<PostingRow> rows, store_->RunPostings(second, {INT64_MIN, INT64_MIN}, 10));
+  ASSERT_OK_AND_ASSIGN(std::vector<PostingRow> rows, store_->RunPostings(second, {INT64_MIN, INT64_MIN}, 10, {INT64_MIN, INT64_MAX}));
   ASSERT_EQ(rows.size(), 2u);
   EXPECT_EQ(rows[0].bucket, INT64_MIN);
   EXPECT_EQ(rows[0].data, "second min");
@@ -540,9 +562,9 @@ TEST_P(StoreContractTest, PostingsComeOldestRunFirstAndRunsPageInKeyOrder) {
   ASSERT_OK(store_->BeginWrite());
   ASSERT_OK(store_->DeleteRun(first));
   ASSERT_OK(store_->Commit());
-  ASSERT_OK_AND_ASSIGN(blocks, store_->Postings(1, 5));
-  EXPECT_EQ(blocks, std::vector<std::string>{"second 1/5"});
-  ASSERT_OK_AND_ASSIGN(rows, store_->RunPostings(first, {INT64_MIN, INT64_MIN}, 10));
+  ASSERT_OK_AND_ASSIGN(blocks, store_->Postings(1, 5, {}));
+  EXPECT_EQ(blocks, (Blocks{{second, "second 1/5"}}));
+  ASSERT_OK_AND_ASSIGN(rows, store_->RunPostings(first, {INT64_MIN, INT64_MIN}, 10, {INT64_MIN, INT64_MAX}));
   EXPECT_TRUE(rows.empty());
   ASSERT_OK_AND_ASSIGN(runs, store_->Runs());
   ASSERT_EQ(runs.size(), 2u);
@@ -561,9 +583,9 @@ TEST_P(StoreContractTest, AFailedAddPostingsFailsTheWriteAndItsRollbackKeepsNoth
   ASSERT_OK(store_->AddPostings(run, {{1, 3, "not kept"}}));
   EXPECT_FALSE(store_->AddPostings(run, {{1, 2, "not kept"}, {1, 2, "twice"}}).ok());
   ASSERT_OK(store_->Rollback());
-  ASSERT_OK_AND_ASSIGN(std::vector<PostingRow> rows, store_->RunPostings(run, {INT64_MIN, INT64_MIN}, 10));
+  ASSERT_OK_AND_ASSIGN(std::vector<PostingRow> rows, store_->RunPostings(run, {INT64_MIN, INT64_MIN}, 10, {INT64_MIN, INT64_MAX}));
   EXPECT_TRUE(rows.empty());
-  ASSERT_OK_AND_ASSIGN(rows, store_->RunPostings(kept, {INT64_MIN, INT64_MIN}, 10));
+  ASSERT_OK_AND_ASSIGN(rows, store_->RunPostings(kept, {INT64_MIN, INT64_MIN}, 10, {INT64_MIN, INT64_MAX}));
   ASSERT_EQ(rows.size(), 1u);
   EXPECT_EQ(rows[0].data, "kept");
   ASSERT_OK_AND_ASSIGN(std::vector<games::RunRow> runs, store_->Runs());
