@@ -738,32 +738,41 @@ absl::StatusOr<int64_t> SqliteStore::AddGame(const GameRow& game) {
   return sqlite3_last_insert_rowid(db_);
 }
 
+// A statement per id, all in one read transaction: one snapshot, and one
+// lock taken (in autocommit each statement takes and drops its own, two
+// fcntl calls and a check of the file: a fifth of the explorer's time at
+// ply 4, which reads 864 games, went to them).
 absl::StatusOr<std::vector<GameRow>> SqliteStore::GamesById(const std::vector<int64_t>& ids) {
-  std::vector<GameRow> rows;
-  for (int64_t id : ids) {
-    SCRIBE_ASSIGN_OR_RETURN(Statement statement, Prepare("SELECT " SQL_GAME_COLUMNS " FROM games WHERE id = ?1"));
-    statement.Int(1, id);
-    const int rc = statement.Step();
-    if (rc == SQLITE_ROW) {
-      rows.push_back(ReadGame(statement));
-    } else if (rc != SQLITE_DONE) {
-      return Fail(rc, "reading games");
+  return InSnapshot("reading games", [&]() -> absl::StatusOr<std::vector<GameRow>> {
+    std::vector<GameRow> rows;
+    rows.reserve(ids.size());
+    for (int64_t id : ids) {
+      SCRIBE_ASSIGN_OR_RETURN(Statement statement, Prepare("SELECT " SQL_GAME_COLUMNS " FROM games WHERE id = ?1"));
+      statement.Int(1, id);
+      const int rc = statement.Step();
+      if (rc == SQLITE_ROW) {
+        rows.push_back(ReadGame(statement));
+      } else if (rc != SQLITE_DONE) {
+        return Fail(rc, "reading games");
+      }
     }
-  }
-  return rows;
+    return rows;
+  });
 }
 
 absl::StatusOr<std::vector<std::string>> SqliteStore::Dates(const std::vector<int64_t>& ids) {
-  std::vector<std::string> dates;
-  dates.reserve(ids.size());
-  for (int64_t id : ids) {
-    SCRIBE_ASSIGN_OR_RETURN(Statement statement, Prepare("SELECT date FROM games WHERE id = ?1"));
-    statement.Int(1, id);
-    const int rc = statement.Step();
-    if (rc != SQLITE_ROW && rc != SQLITE_DONE) return Fail(rc, "reading dates");
-    dates.push_back(rc == SQLITE_ROW ? statement.TextAt(0) : std::string());
-  }
-  return dates;
+  return InSnapshot("reading dates", [&]() -> absl::StatusOr<std::vector<std::string>> {
+    std::vector<std::string> dates;
+    dates.reserve(ids.size());
+    for (int64_t id : ids) {
+      SCRIBE_ASSIGN_OR_RETURN(Statement statement, Prepare("SELECT date FROM games WHERE id = ?1"));
+      statement.Int(1, id);
+      const int rc = statement.Step();
+      if (rc != SQLITE_ROW && rc != SQLITE_DONE) return Fail(rc, "reading dates");
+      dates.push_back(rc == SQLITE_ROW ? statement.TextAt(0) : std::string());
+    }
+    return dates;
+  });
 }
 
 // ---- Searches. The SQL is made of fixed fragments, the values bound.
