@@ -300,7 +300,7 @@ absl::StatusOr<EncodedGame> EncodeGame(const JudgedRecord& judged, std::vector<P
   return out;
 }
 
-absl::StatusOr<ReplayedGame> ReplayIdentity(const Rules& rules, absl::string_view identity) {
+absl::StatusOr<ReplayedGame> ReplayIdentity(const Rules& rules, absl::string_view identity, const Position* until) {
   ByteReader in(identity);
   uint8_t version = 0, kind = 0;
   uint64_t rounds = 0, actions = 0;
@@ -351,7 +351,13 @@ absl::StatusOr<ReplayedGame> ReplayIdentity(const Rules& rules, absl::string_vie
   MoveList legal;
   DigitReader digits(identity.substr(in.pos()));
   const int roll_radix = RollRadix(rules);
+  // The ply `until` is first reached at (-1: not yet).
+  int64_t reached = until != nullptr && p == *until ? 0 : -1;
   for (uint64_t i = 0; i < actions; ++i) {
+    if (reached >= 0 && static_cast<int64_t>(i) > reached) {
+      game.partial = true;  // `until` and the action from it: enough
+      return game;
+    }
     PlayedAction a;
     uint64_t choice = 0;  // version 1: 0 a pass, else the move's place + 1
     if (version == kIdentityV1) {
@@ -387,6 +393,7 @@ absl::StatusOr<ReplayedGame> ReplayIdentity(const Rules& rules, absl::string_vie
     }
     game.actions.push_back(a);
     game.positions.push_back(p);
+    if (until != nullptr && reached < 0 && p == *until) reached = static_cast<int64_t>(i) + 1;
   }
   if (version == kIdentityV1 ? !in.done() : !digits.Done()) return Corrupt("bytes after the last action");
   game.winner = Winner(rules, p);

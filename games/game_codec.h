@@ -100,11 +100,18 @@ struct ReplayedGame {
   std::vector<PlayedAction> actions;
   std::vector<std::pair<int, int>> opening;  // throw-off rounds (light, dark)
   std::optional<Side> winner;
+  // Replayed only up to a position and the action from it (ReplayIdentity's
+  // `until`): the rest of the bytes unread, `winner` unset.
+  bool partial = false;
 };
 
 // DATA_LOSS when the bytes are not a game of these rules (a database
-// altered by hand, or a bug): never a crash.
-absl::StatusOr<ReplayedGame> ReplayIdentity(const Rules& rules, absl::string_view identity);
+// altered by hand, or a bug): never a crash. With `until`, stops once the
+// game has reached that position and the action from it is read (a game
+// replayed for the ply it reached a position at: the explorer's and the
+// position search's); the bytes after them are then not checked.
+absl::StatusOr<ReplayedGame> ReplayIdentity(const Rules& rules, absl::string_view identity,
+                                            const Position* until = nullptr);
 
 // The record back: the course from `identity`, the rest from `extra` and
 // the game's tag columns.

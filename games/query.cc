@@ -23,7 +23,7 @@ bool HasTagFilter(const GameQuery& q) {
 // The first ply at which the game reaches `pos`; nullopt when it never does.
 absl::StatusOr<std::optional<int>> PlyOf(const Rules& rules, const GameRow& game, const Position& pos,
                                          ReplayedGame* replayed) {
-  absl::StatusOr<ReplayedGame> r = ReplayIdentity(rules, game.identity);
+  absl::StatusOr<ReplayedGame> r = ReplayIdentity(rules, game.identity, &pos);
   if (!r.ok()) return r.status();
   *replayed = std::move(*r);
   for (size_t ply = 0; ply < replayed->positions.size(); ++ply) {

@@ -74,6 +74,29 @@ TEST_P(CodecTest, ReplaysToTheJudgedPositionsAndWritesTheSameRecords) {
       }
     }
     EXPECT_EQ(replayed->winner, judged.verdict.winner);
+    EXPECT_FALSE(replayed->partial);
+    // Replayed up to a position: the positions up to the first ply it was
+    // reached at and the action from it (when there is one), no further;
+    // a position never reached: the whole game.
+    const std::vector<Position>& all = replayed->positions;
+    for (size_t ply : {size_t{0}, all.size() / 3, all.size() - 1}) {
+      const size_t first = static_cast<size_t>(std::find(all.begin(), all.end(), all[ply]) - all.begin());
+      auto part = ReplayIdentity(rules, encoded->identity, &all[ply]);
+      ASSERT_TRUE(part.ok()) << part.status();
+      const size_t kept = std::min(first + 2, all.size());
+      EXPECT_EQ(part->positions, std::vector<Position>(all.begin(), all.begin() + kept)) << "ply " << ply;
+      EXPECT_EQ(part->actions.size(), kept - 1);
+      EXPECT_EQ(part->partial, kept < all.size());
+    }
+    Position elsewhere = all.back();
+    elsewhere.to_move = Other(elsewhere.to_move);
+    if (std::find(all.begin(), all.end(), elsewhere) == all.end()) {
+      auto whole = ReplayIdentity(rules, encoded->identity, &elsewhere);
+      ASSERT_TRUE(whole.ok());
+      EXPECT_EQ(whole->positions, all);
+      EXPECT_FALSE(whole->partial);
+      EXPECT_EQ(whole->winner, judged.verdict.winner);
+    }
     auto decoded = DecodeGame(rules, encoded->identity, encoded->extra, encoded->columns);
     ASSERT_TRUE(decoded.ok()) << decoded.status();
     for (Format f : {Format::kTsn, Format::kJson, Format::kRgn, Format::kRoyalUrJson}) {
