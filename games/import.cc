@@ -432,18 +432,32 @@ absl::Status Importer::WriteRun(const PositionKeys& keys, std::vector<KeyedGame>
   };
   // Keys are kept apart (position_index.h, kApartSetting): every posting
   // of an own bucket's keys goes to its block, a key with few postings
-  // too when the other key of its own bucket has many.
+  // too when the other key of its own bucket (the key but for the top bit)
+  // has many. The keys with many, but for the top bit, sorted; looked up
+  // by a cursor that moves forward over them (the keys grow, but for the
+  // top bit, within each half: the keys without the top bit, then those
+  // with it).
+  std::vector<uint64_t> many;
+  constexpr uint64_t kTop = uint64_t{1} << 63;
   for (size_t i = 0; i < postings.size();) {
     size_t j = i + 1;
     while (j < postings.size() && postings[j].key == postings[i].key) ++j;
-    if (static_cast<int64_t>(j - i) >= kOwnBlock) own[OwnBucket(postings[i].key)];
+    if (static_cast<int64_t>(j - i) >= kOwnBlock) many.push_back(postings[i].key & ~kTop);
     i = j;
   }
+  std::sort(many.begin(), many.end());
+  size_t at = 0;
+  bool top_half = false;
   for (size_t i = 0; i < postings.size();) {
     size_t j = i + 1;
     while (j < postings.size() && postings[j].key == postings[i].key) ++j;
     const uint64_t key = postings[i].key;
-    if (own.count(OwnBucket(key)) != 0) {
+    if (!top_half && (key & kTop) != 0) {
+      top_half = true;
+      at = 0;
+    }
+    while (at < many.size() && many[at] < (key & ~kTop)) ++at;
+    if (at < many.size() && many[at] == (key & ~kTop)) {
       take(i, j, &own[OwnBucket(key)]);
     } else {
       const int64_t bucket = keys.Bucket(key);

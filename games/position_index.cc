@@ -175,11 +175,18 @@ class RunReader {
 constexpr std::pair<int64_t, int64_t> kOrdinaryBuckets{0, INT64_MAX};
 constexpr std::pair<int64_t, int64_t> kOwnBuckets{INT64_MIN, -1};
 
+// The keys of a ruleset a merge keeps apart (sorted), by ruleset.
+using ApartKeys = std::map<int64_t, std::vector<uint64_t>>;
+
 // Merges the blocks of `runs` of the buckets in `buckets` into run
-// `merged`, each merged block passed to `amend` before it is written (a
-// block it empties is not), adding their bytes to `bytes`.
+// `merged`, adding their bytes to `bytes`. The postings of `apart`'s keys
+// are taken out (appended to `taken`, by (ruleset, own bucket)); each
+// merged block is passed to `amend` before it is written (a block left
+// empty is not).
 absl::Status MergeBuckets(Store& store, const std::vector<int64_t>& runs, std::pair<int64_t, int64_t> buckets,
-                          int64_t merged, const std::function<absl::Status(PostingRow&)>& amend, int64_t* bytes) {
+                          int64_t merged, const ApartKeys& apart,
+                          std::map<std::pair<int64_t, int64_t>, std::vector<Posting>>* taken,
+                          const std::function<absl::Status(PostingRow&)>& amend, int64_t* bytes) {
   std::vector<RunReader> readers;
   std::vector<const PostingRow*> at;  // each reader's current block
   readers.reserve(runs.size());
@@ -192,6 +199,7 @@ absl::Status MergeBuckets(Store& store, const std::vector<int64_t>& runs, std::p
   std::vector<PostingRow> out;
   std::vector<size_t> with;  // the readers at the smallest (ruleset, bucket), oldest first
   std::vector<absl::string_view> blocks;
+  std::vector<Posting> some;  // a block's postings taken out
   auto flush = [&](bool last) -> absl::Status {
     if (out.empty() || (!last && out.size() < 256)) return absl::OkStatus();
     for (const PostingRow& row : out) *bytes += static_cast<int64_t>(row.data.size());
@@ -212,16 +220,25 @@ absl::Status MergeBuckets(Store& store, const std::vector<int64_t>& runs, std::p
       with.push_back(i);
     }
     if (with.empty()) break;
+    const int64_t ruleset = at[with[0]]->ruleset;
+    auto keys = apart.find(ruleset);
+    const std::vector<uint64_t>* take = keys == apart.end() ? nullptr : &keys->second;
+    some.clear();
     PostingRow row;
     if (with.size() == 1) {
       row = *at[with[0]];
+      if (take != nullptr) {
+        absl::Status s = TakeKeys(&row.data, *take, &some);
+        if (!s.ok()) return s;
+      }
     } else {
       blocks.clear();
       for (size_t i : with) blocks.push_back(at[i]->data);
-      absl::StatusOr<std::string> data = MergeBlocks(blocks);
+      absl::StatusOr<std::string> data = MergeBlocks(blocks, take, &some);
       if (!data.ok()) return data.status();
-      row = PostingRow{at[with[0]]->ruleset, at[with[0]]->bucket, *std::move(data)};
+      row = PostingRow{ruleset, at[with[0]]->bucket, *std::move(data)};
     }
+    for (const Posting& p : some) (*taken)[{ruleset, OwnBucket(p.key)}].push_back(p);
     absl::Status s = amend(row);
     if (!s.ok()) return s;
     if (!row.data.empty()) out.push_back(std::move(row));
@@ -244,7 +261,7 @@ absl::StatusOr<RunRow> MergeRuns(Store& store, const std::vector<int64_t>& runs)
   if (!merged.ok()) return merged.status();
   // The keys with an own block in any of the runs, by ruleset, sorted
   // (both keys an own bucket may hold): kept apart in the merged run.
-  std::map<int64_t, std::vector<uint64_t>> apart;
+  ApartKeys apart;
   for (int64_t run : runs) {
     absl::StatusOr<std::vector<std::pair<int64_t, int64_t>>> own = store.RunBuckets(run, kOwnBuckets);
     if (!own.ok()) return own.status();
@@ -260,22 +277,12 @@ absl::StatusOr<RunRow> MergeRuns(Store& store, const std::vector<int64_t>& runs)
   }
   // Their postings in ordinary blocks, by (ruleset, own bucket).
   std::map<std::pair<int64_t, int64_t>, std::vector<Posting>> taken;
-  std::vector<Posting> some;
   int64_t bytes = 0;
   absl::Status s = MergeBuckets(
-      store, runs, kOrdinaryBuckets, *merged,
-      [&](PostingRow& row) -> absl::Status {
-        auto keys = apart.find(row.ruleset);
-        if (keys == apart.end()) return absl::OkStatus();
-        some.clear();
-        absl::Status taking = TakeKeys(&row.data, keys->second, &some);
-        for (const Posting& p : some) taken[{row.ruleset, OwnBucket(p.key)}].push_back(p);
-        return taking;
-      },
-      &bytes);
+      store, runs, kOrdinaryBuckets, *merged, apart, &taken, [](PostingRow&) { return absl::OkStatus(); }, &bytes);
   if (s.ok()) {
     s = MergeBuckets(
-        store, runs, kOwnBuckets, *merged,
+        store, runs, kOwnBuckets, *merged, ApartKeys(), &taken,
         [&](PostingRow& row) -> absl::Status {
           auto more = taken.find({row.ruleset, row.bucket});
           if (more == taken.end()) return absl::OkStatus();

@@ -101,7 +101,8 @@ class GroupCursor {
 
 }  // namespace
 
-absl::StatusOr<std::string> MergeBlocks(const std::vector<absl::string_view>& blocks) {
+absl::StatusOr<std::string> MergeBlocks(const std::vector<absl::string_view>& blocks,
+                                        const std::vector<uint64_t>* take, std::vector<Posting>* taken) {
   std::vector<GroupCursor> cursors;
   cursors.reserve(blocks.size());
   size_t bytes = 0;
@@ -117,6 +118,7 @@ absl::StatusOr<std::string> MergeBlocks(const std::vector<absl::string_view>& bl
   uint64_t prev_key = 0;
   std::vector<GroupCursor*> with;  // the cursors at the smallest key, oldest first
   std::vector<PostedGame> games;   // a key's games when they must be sorted
+  size_t next_take = 0;
   while (true) {
     with.clear();
     for (GroupCursor& c : cursors) {
@@ -127,6 +129,22 @@ absl::StatusOr<std::string> MergeBlocks(const std::vector<absl::string_view>& bl
     }
     if (with.empty()) break;
     const uint64_t key = with[0]->key();
+    if (take != nullptr) {  // the keys grow: one pass over `take`
+      while (next_take < take->size() && (*take)[next_take] < key) ++next_take;
+      if (next_take < take->size() && (*take)[next_take] == key) {
+        for (GroupCursor* c : with) {
+          ByteReader in(c->entries());  // read whole by Next already
+          uint64_t game = 0, entry = 0;
+          for (uint64_t i = 0; i < c->count() && in.Varint(&entry); ++i) {
+            game += entry >> 1;
+            taken->push_back(Posting{key, static_cast<int64_t>(game), (entry & 1) != 0});
+          }
+          absl::Status s = c->Next();
+          if (!s.ok()) return s;
+        }
+        continue;
+      }
+    }
     uint64_t count = 0;
     bool in_order = true;
     for (size_t i = 0; i < with.size(); ++i) {

@@ -91,7 +91,11 @@ std::string EncodePostings(const Posting* begin, const Posting* end);
 // games of a key follow the earlier ones' (as a later run's games do);
 // else that key's games are decoded and sorted. DATA_LOSS for a damaged
 // block.
-absl::StatusOr<std::string> MergeBlocks(const std::vector<absl::string_view>& blocks);
+// With `take` (sorted keys), the groups of those keys are not merged but
+// their postings appended to `taken` (TakeKeys, merging).
+absl::StatusOr<std::string> MergeBlocks(const std::vector<absl::string_view>& blocks,
+                                        const std::vector<uint64_t>* take = nullptr,
+                                        std::vector<Posting>* taken = nullptr);
 
 // Takes the groups of `keys` (sorted) out of `block`: appends their
 // postings to `out` and rewrites the block without them (left as it is

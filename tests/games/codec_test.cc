@@ -408,6 +408,56 @@ RC_GTEST_PROP(PostingsProperties, MergedBlocksHoldEveryPostingOnce, ()) {
   }
 }
 
+// Keys taken out of blocks (a merge keeping keys apart): the block (one,
+// TakeKeys; several, MergeBlocks) holds every posting of the other keys,
+// and the ones taken are exactly those of the keys taken, each once.
+RC_GTEST_PROP(PostingsProperties, TakenKeysLeaveTheBlockWithEveryOtherPosting, ()) {
+  // A block's keys are ranks or hashes, not both (position_key.h).
+  const uint64_t hashed = *rc::gen::arbitrary<bool>() ? uint64_t{1} << 63 : 0;
+  const int runs = *rc::gen::inRange(1, 5);
+  std::vector<std::vector<Posting>> blocks(runs);
+  std::vector<Posting> all;
+  std::set<std::pair<uint64_t, int64_t>> seen;
+  for (int r = 0; r < runs; ++r) {
+    const auto entries = *rc::gen::container<std::vector<std::pair<uint64_t, int64_t>>>(
+        rc::gen::pair(rc::gen::inRange<uint64_t>(0, 30), rc::gen::inRange<int64_t>(0, 500)));
+    for (const auto& [k, g] : entries) {
+      const uint64_t key = k | hashed;
+      if (!seen.insert({key, g}).second) continue;
+      blocks[r].push_back(Posting{key, g, g % 2 == 0});
+      all.push_back(blocks[r].back());
+    }
+    std::sort(blocks[r].begin(), blocks[r].end());
+  }
+  std::vector<uint64_t> take = *rc::gen::container<std::vector<uint64_t>>(rc::gen::inRange<uint64_t>(0, 32));
+  for (uint64_t& k : take) k |= hashed;
+  std::sort(take.begin(), take.end());
+  take.erase(std::unique(take.begin(), take.end()), take.end());
+  std::vector<Posting> kept, taken_expected;
+  for (const Posting& p : all) {
+    (std::binary_search(take.begin(), take.end(), p.key) ? taken_expected : kept).push_back(p);
+  }
+  std::sort(kept.begin(), kept.end());
+  std::sort(taken_expected.begin(), taken_expected.end());
+  std::vector<std::string> encoded;
+  for (const auto& b : blocks) encoded.push_back(EncodePostings(b.data(), b.data() + b.size()));
+  std::vector<Posting> taken;
+  std::string block;
+  if (runs == 1) {
+    block = encoded[0];
+    RC_ASSERT(TakeKeys(&block, take, &taken).ok());
+    if (taken.empty()) RC_ASSERT(block == encoded[0]);  // left as it was
+  } else {
+    absl::StatusOr<std::string> merged =
+        MergeBlocks(std::vector<absl::string_view>(encoded.begin(), encoded.end()), &take, &taken);
+    RC_ASSERT(merged.ok());
+    block = *merged;
+  }
+  RC_ASSERT(block == EncodePostings(kept.data(), kept.data() + kept.size()));
+  std::sort(taken.begin(), taken.end());
+  RC_ASSERT(taken == taken_expected);
+}
+
 // A block's head counts its first key's games as the whole block does, and
 // for a block of one key (a key's own block) always tells.
 RC_GTEST_PROP(PostingsProperties, AHeadCountsTheFirstKeyAsTheBlockDoes, ()) {
