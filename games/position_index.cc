@@ -6,6 +6,7 @@
 #include <map>
 #include <utility>
 
+#include "absl/strings/str_cat.h"
 
 namespace scribe::games {
 
@@ -23,44 +24,62 @@ std::vector<int64_t> ApartRuns(const std::vector<RunBlock>& own, int64_t apart_f
 
 }  // namespace
 
+absl::Status KeyPostings::Read(Store& store, bool heads) {
+  const int64_t ruleset = known_->id, own_bucket = OwnBucket(key_);
+  for (int attempt = 0; attempt < kReadTries; ++attempt) {
+    absl::StatusOr<std::vector<RunBlock>> own =
+        heads ? store.PostingHeads(ruleset, own_bucket, kHeadBytes) : store.Postings(ruleset, own_bucket, {});
+    if (!own.ok()) return own.status();
+    absl::StatusOr<std::vector<RunBlock>> blocks =
+        store.Postings(ruleset, known_->keys->Bucket(key_), ApartRuns(*own, known_->apart_from));
+    if (!blocks.ok()) return blocks.status();
+    std::vector<int64_t> runs;
+    for (const RunBlock& b : *own) runs.push_back(b.run);
+    if (!runs.empty()) {  // no own block, none a merge could make: nothing to check
+      absl::StatusOr<std::vector<RunBlock>> again = store.PostingHeads(ruleset, own_bucket, 0);
+      if (!again.ok()) return again.status();
+      std::vector<int64_t> now;
+      for (const RunBlock& b : *again) now.push_back(b.run);
+      if (now != runs) continue;
+    }
+    own_runs_ = std::move(runs);
+    own_heads_.clear();
+    blocks_.clear();
+    for (RunBlock& b : *own) (heads ? own_heads_ : blocks_).push_back(std::move(b.data));
+    for (RunBlock& b : *blocks) blocks_.push_back(std::move(b.data));
+    heads_only_ = heads;
+    return absl::OkStatus();
+  }
+  return absl::UnavailableError(absl::StrCat(store.Name(), ": the position index changed each of the ", kReadTries,
+                                             " times it was read (an import merging it); try again"));
+}
+
 absl::StatusOr<KeyPostings> KeyPostings::Fetch(Store& store, const KnownRules& known, uint64_t key) {
   KeyPostings out;
   out.key_ = key;
-  out.ruleset_ = known.id;
-  // Its own blocks (the runs where many games reached it), then its
-  // bucket's of the other runs.
-  absl::StatusOr<std::vector<RunBlock>> own = store.Postings(known.id, OwnBucket(key), {});
-  if (!own.ok()) return own.status();
-  absl::StatusOr<std::vector<RunBlock>> blocks =
-      store.Postings(known.id, known.keys->Bucket(key), ApartRuns(*own, known.apart_from));
-  if (!blocks.ok()) return blocks.status();
-  for (std::vector<RunBlock>* some : {&*own, &*blocks}) {
-    for (RunBlock& b : *some) out.blocks_.push_back(std::move(b.data));
-  }
+  out.known_ = &known;
+  absl::Status s = out.Read(store, false);
+  if (!s.ok()) return s;
   return out;
 }
 
 absl::StatusOr<KeyPostings> KeyPostings::FetchHeads(Store& store, const KnownRules& known, uint64_t key) {
   KeyPostings out;
   out.key_ = key;
-  out.ruleset_ = known.id;
-  out.heads_only_ = true;
-  absl::StatusOr<std::vector<RunBlock>> heads = store.PostingHeads(known.id, OwnBucket(key), kHeadBytes);
-  if (!heads.ok()) return heads.status();
-  absl::StatusOr<std::vector<RunBlock>> blocks =
-      store.Postings(known.id, known.keys->Bucket(key), ApartRuns(*heads, known.apart_from));
-  if (!blocks.ok()) return blocks.status();
-  for (RunBlock& b : *heads) out.own_heads_.push_back(std::move(b.data));
-  for (RunBlock& b : *blocks) out.blocks_.push_back(std::move(b.data));
+  out.known_ = &known;
+  absl::Status s = out.Read(store, true);
+  if (!s.ok()) return s;
   return out;
 }
 
 absl::Status KeyPostings::Complete(Store& store) {
   if (!heads_only_) return absl::OkStatus();
-  absl::StatusOr<std::vector<RunBlock>> own = store.Postings(ruleset_, OwnBucket(key_), {});
+  absl::StatusOr<std::vector<RunBlock>> own = store.Postings(known_->id, OwnBucket(key_), {});
   if (!own.ok()) return own.status();
-  // (Two reads, as Fetch's two are: not one snapshot of a store an
-  // import is merging.)
+  std::vector<int64_t> runs;
+  for (const RunBlock& b : *own) runs.push_back(b.run);
+  // Runs merged since the heads were read: everything read again.
+  if (runs != own_runs_) return Read(store, false);
   for (RunBlock& b : *own) blocks_.push_back(std::move(b.data));
   own_heads_.clear();
   heads_only_ = false;

@@ -51,6 +51,14 @@ class KeyPostings {
   // games) only the heads, where the count is (CountFromHead): the
   // explorer's check that its aggregates count every game reads no more.
   static absl::StatusOr<KeyPostings> FetchHeads(Store& store, const KnownRules& known, uint64_t key);
+  // Fetch and FetchHeads read the key's own blocks, then the bucket's
+  // blocks of the runs without one: two reads, between which an import
+  // may merge runs. So when the key has own blocks, their runs are read
+  // again after the bucket's blocks, and all is read again when they
+  // changed (a merge that moves a key's postings from bucket blocks into
+  // its own block changes the key's own runs); after kReadTries reads that
+  // changed each time, UNAVAILABLE.
+  static constexpr int kReadTries = 4;
   // After FetchHeads, reads its own blocks whole (after Fetch: nothing).
   absl::Status Complete(Store& store);
   // How many games reached it (each once), decoding nothing; after
@@ -67,9 +75,12 @@ class KeyPostings {
 
  private:
   absl::StatusOr<int64_t> CountBlocks() const;  // the whole blocks' count
+  // Reads its blocks (own heads only with `heads`) as Fetch says.
+  absl::Status Read(Store& store, bool heads);
 
   uint64_t key_ = 0;
-  int64_t ruleset_ = 0;
+  const KnownRules* known_ = nullptr;
+  std::vector<int64_t> own_runs_;       // the runs of its own blocks, as read
   std::vector<std::string> blocks_;     // whole blocks
   std::vector<std::string> own_heads_;  // after FetchHeads, until Complete
   bool heads_only_ = false;

@@ -1019,13 +1019,17 @@ absl::StatusOr<std::vector<games::RunBlock>> SqliteStore::PostingHeads(int64_t r
     statement.Reset();
     std::vector<games::RunBlock> heads;
     for (const Row& row : rows) {
+      std::string head(static_cast<size_t>(std::min(row.length, bytes)), '\0');
+      if (head.empty()) {  // the runs alone
+        heads.push_back({row.run, std::move(head)});
+        continue;
+      }
       sqlite3_blob* blob = nullptr;
       rc = sqlite3_blob_open(db_, "main", "postings", "data", row.rowid, 0, &blob);
       if (rc != SQLITE_OK) {
         sqlite3_blob_close(blob);
         return Fail(rc, "reading postings");
       }
-      std::string head(static_cast<size_t>(std::min(row.length, bytes)), '\0');
       rc = sqlite3_blob_read(blob, head.data(), static_cast<int>(head.size()), 0);
       sqlite3_blob_close(blob);
       if (rc != SQLITE_OK) return Fail(rc, "reading postings");
