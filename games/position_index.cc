@@ -55,19 +55,18 @@ absl::Status KeyPostings::Read(Store& store, bool heads) {
 }
 
 absl::StatusOr<KeyPostings> KeyPostings::Fetch(Store& store, const KnownRules& known, uint64_t key) {
-  KeyPostings out;
-  out.key_ = key;
-  out.known_ = &known;
-  absl::Status s = out.Read(store, false);
-  if (!s.ok()) return s;
-  return out;
+  return Opened(store, known, key, false);
 }
 
 absl::StatusOr<KeyPostings> KeyPostings::FetchHeads(Store& store, const KnownRules& known, uint64_t key) {
+  return Opened(store, known, key, true);
+}
+
+absl::StatusOr<KeyPostings> KeyPostings::Opened(Store& store, const KnownRules& known, uint64_t key, bool heads) {
   KeyPostings out;
   out.key_ = key;
   out.known_ = &known;
-  absl::Status s = out.Read(store, true);
+  absl::Status s = out.Read(store, heads);
   if (!s.ok()) return s;
   return out;
 }

@@ -75,6 +75,8 @@ class KeyPostings {
 
  private:
   absl::StatusOr<int64_t> CountBlocks() const;  // the whole blocks' count
+  // Fetch (FetchHeads with `heads`).
+  static absl::StatusOr<KeyPostings> Opened(Store& store, const KnownRules& known, uint64_t key, bool heads);
   // Reads its blocks (own heads only with `heads`) as Fetch says.
   absl::Status Read(Store& store, bool heads);
 

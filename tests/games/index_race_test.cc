@@ -116,74 +116,70 @@ JudgedRecord RandomJudged(uint64_t seed) {
   return Judge(RandomGame(*rules, rng, options), {}, referee);
 }
 
-class IndexRaceTest : public ::testing::TestWithParam<storage::TestBackend> {};
+// A new store of 130 games in two runs: one where the start (every game)
+// has its own block (100 games in one batch), then one where it is in its
+// bucket's block (30 < kOwnBlock). Two runs: fewer than a merge waits for.
+class IndexRaceTest : public ::testing::TestWithParam<storage::TestBackend> {
+ protected:
+  void SetUp() override {
+    auto opened = storage::OpenStore(GetParam().make_location(), storage::OpenMode::kCreate);
+    ASSERT_TRUE(opened.ok()) << opened.status();
+    store_ = std::move(*opened);
+    for (uint64_t seed = 1; seed <= 130; ++seed) records_.push_back(RandomJudged(seed));
+    ImportOptions options;
+    for (const auto& [from, to] : {std::pair<size_t, size_t>{0, 100}, {100, 130}}) {
+      options.batch_games = static_cast<int>(to - from);
+      auto importer = Importer::Start(*store_, options);
+      ASSERT_TRUE(importer.ok()) << importer.status();
+      for (size_t i = from; i < to; ++i) {
+        ASSERT_TRUE((*importer)->Add(records_[i], "/r", static_cast<int64_t>(i)).ok());
+      }
+      ASSERT_TRUE((*importer)->Finish().ok());
+    }
+    ASSERT_EQ(store_->Runs().value().size(), 2u);
+    rules_ = std::make_unique<RulesCache>(*store_);
+    auto known = rules_->ByDigest(records_[0].verdict.rules->digest);
+    ASSERT_TRUE(known.ok()) << known.status();
+    known_ = *known;
+  }
+
+  // What the hooked store runs between a lookup's reads.
+  void MergeTheTwoRuns() {
+    const std::vector<RunRow> runs = store_->Runs().value();
+    ASSERT_EQ(runs.size(), 2u);
+    ASSERT_TRUE(MergeRunsAtomically(*store_, {runs[0].run, runs[1].run}).ok());
+  }
+
+  std::unique_ptr<Store> store_;
+  std::vector<JudgedRecord> records_;
+  std::unique_ptr<RulesCache> rules_;
+  const KnownRules* known_ = nullptr;
+};
 
 TEST_P(IndexRaceTest, AMergeBetweenALookupsReadsIsNoticedAndEveryGameFound) {
-  auto opened = storage::OpenStore(GetParam().make_location(), storage::OpenMode::kCreate);
-  ASSERT_TRUE(opened.ok()) << opened.status();
-  Store& store = **opened;
-  std::vector<JudgedRecord> records;
-  for (uint64_t seed = 1; seed <= 130; ++seed) records.push_back(RandomJudged(seed));
-  // A run where the start (every game) has its own block (100 games in one
-  // batch), then a run where it is in its bucket's block (30 < kOwnBlock).
-  ImportOptions options;  // two runs: fewer than a merge waits for
-  for (const auto& [from, to] : {std::pair<size_t, size_t>{0, 100}, {100, 130}}) {
-    options.batch_games = static_cast<int>(to - from);
-    auto importer = Importer::Start(store, options);
-    ASSERT_TRUE(importer.ok()) << importer.status();
-    for (size_t i = from; i < to; ++i) ASSERT_TRUE((*importer)->Add(records[i], "/r", static_cast<int64_t>(i)).ok());
-    ASSERT_TRUE((*importer)->Finish().ok());
-  }
-  ASSERT_EQ(store.Runs().value().size(), 2u);
-  RulesCache rules(store);
-  const KnownRules* known = rules.ByDigest(records[0].verdict.rules->digest).value();
-  const Position start = records[0].verdict.positions[0];
-  const uint64_t key = known->keys->Key(start);
-  HookedStore hooked(store);
-  auto merge = [&] {
-    const std::vector<RunRow> runs = store.Runs().value();
-    ASSERT_EQ(runs.size(), 2u);
-    ASSERT_TRUE(MergeRunsAtomically(store, {runs[0].run, runs[1].run}).ok());
-  };
+  const uint64_t key = known_->keys->Key(records_[0].verdict.positions[0]);
+  HookedStore hooked(*store_);
   // A lookup overtaken by the merge: without the check it would read the
   // first run's own block and the merged run's bucket block (the start's
   // 30 postings moved out of it), 100 games.
-  hooked.hook = merge;
-  auto games = LookUp(hooked, *known, key);
+  hooked.hook = [this] { MergeTheTwoRuns(); };
+  auto games = LookUp(hooked, *known_, key);
   ASSERT_TRUE(games.ok()) << games.status();
-  EXPECT_EQ(games->size(), records.size());
+  EXPECT_EQ(games->size(), records_.size());
   EXPECT_EQ(hooked.bucket_reads, 2) << "read again after the merge";
-  ASSERT_EQ(store.Runs().value().size(), 1u);  // the merge happened
+  ASSERT_EQ(store_->Runs().value().size(), 1u);  // the merge happened
 }
 
 // The explorer reads the own blocks' heads: overtaken the same way, it
 // reads again.
 TEST_P(IndexRaceTest, TheExplorerOvertakenByAMergeCountsEveryGame) {
-  auto opened = storage::OpenStore(GetParam().make_location(), storage::OpenMode::kCreate);
-  ASSERT_TRUE(opened.ok()) << opened.status();
-  Store& store = **opened;
-  std::vector<JudgedRecord> records;
-  for (uint64_t seed = 1; seed <= 130; ++seed) records.push_back(RandomJudged(seed));
-  ImportOptions options;  // two runs: fewer than a merge waits for
-  for (const auto& [from, to] : {std::pair<size_t, size_t>{0, 100}, {100, 130}}) {
-    options.batch_games = static_cast<int>(to - from);
-    auto importer = Importer::Start(store, options);
-    ASSERT_TRUE(importer.ok()) << importer.status();
-    for (size_t i = from; i < to; ++i) ASSERT_TRUE((*importer)->Add(records[i], "/r", static_cast<int64_t>(i)).ok());
-    ASSERT_TRUE((*importer)->Finish().ok());
-  }
-  RulesCache rules(store);
-  const KnownRules* known = rules.ByDigest(records[0].verdict.rules->digest).value();
-  HookedStore hooked(store);
-  hooked.hook = [&] {
-    const std::vector<RunRow> runs = store.Runs().value();
-    ASSERT_EQ(runs.size(), 2u);
-    ASSERT_TRUE(MergeRunsAtomically(store, {runs[0].run, runs[1].run}).ok());
-  };
-  auto explored = Explore(hooked, PositionTarget{known, records[0].verdict.positions[0]}, nullptr);
+  HookedStore hooked(*store_);
+  hooked.hook = [this] { MergeTheTwoRuns(); };
+  auto explored = Explore(hooked, PositionTarget{known_, records_[0].verdict.positions[0]}, nullptr);
   ASSERT_TRUE(explored.ok()) << explored.status();
-  EXPECT_EQ(explored->games, static_cast<int64_t>(records.size()));
+  EXPECT_EQ(explored->games, static_cast<int64_t>(records_.size()));
   EXPECT_EQ(hooked.bucket_reads, 2) << "read again after the merge";
+  ASSERT_EQ(store_->Runs().value().size(), 1u);  // the merge happened
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, IndexRaceTest, ::testing::ValuesIn(storage::TestBackends()),
