@@ -4,11 +4,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include <atomic>
-#include <chrono>
-#include <condition_variable>
 #include <map>
-#include <mutex>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -18,54 +14,13 @@
 #include "records/judged.h"
 #include "service/database_requests.h"
 #include "service/database_service.h"
+#include "service/idle_watch.h"
 #include "service/errors.h"
 #include "service/limits.h"
 #include "service/records_io.h"
 #include "service/requests.h"
 
 namespace scribe::service {
-
-// Ends a stream that sends nothing for `seconds` (cancels its call, so
-// the Read waiting for it returns): an idle client must not hold a call's
-// slot and its batch for ever. Touch() after each message.
-class IdleWatch {
- public:
-  IdleWatch(grpc::ServerContext* context, int seconds) : context_(context), seconds_(seconds), last_(Now()) {
-    if (seconds_ <= 0 || context_ == nullptr) return;
-    thread_ = std::thread([this] {
-      std::unique_lock<std::mutex> lock(mu_);
-      while (!done_) {
-        cv_.wait_for(lock, std::chrono::milliseconds(200));
-        if (!done_ && Now() - last_.load() > std::chrono::seconds(seconds_)) {
-          fired_.store(true);
-          context_->TryCancel();
-          return;
-        }
-      }
-    });
-  }
-  ~IdleWatch() {
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      done_ = true;
-    }
-    cv_.notify_all();
-    if (thread_.joinable()) thread_.join();
-  }
-  void Touch() { last_.store(Now()); }
-  bool fired() const { return fired_.load(); }
-
- private:
-  static std::chrono::steady_clock::time_point Now() { return std::chrono::steady_clock::now(); }
-  grpc::ServerContext* context_;
-  const int seconds_;
-  std::atomic<std::chrono::steady_clock::time_point> last_;
-  std::atomic<bool> fired_{false};
-  std::mutex mu_;
-  std::condition_variable cv_;
-  bool done_ = false;
-  std::thread thread_;
-};
 
 namespace {
 
@@ -99,7 +54,7 @@ grpc::Status GameDatabaseImpl::ImportGames(grpc::ServerContext* context,
     grpc::Status status;
     std::thread worker([&] {
       if (options_.import_nice > 0) (void)setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), options_.import_nice);
-      IdleWatch idle(context, options_.stream_idle_seconds);
+      IdleWatch idle(options_.stream_idle_seconds, [context] { context->TryCancel(); });
       status = Import(call, reader, response, idle);
       if (idle.fired()) {
         status = Error(grpc::StatusCode::DEADLINE_EXCEEDED,
@@ -128,9 +83,10 @@ grpc::Status GameDatabaseImpl::Import(Call& call, RequestReader<v1::ImportGamesR
   std::vector<FieldViolation> violations;
   for (int message = 0;; ++message) {
     violations.clear();
+    idle.Waiting();
     const Received received = reader->Read(&request, &violations);
+    idle.Received();
     if (received == Received::kEnd) break;
-    idle.Touch();
     if (call.cancelled()) return call.Stopped();
     if (received == Received::kUnparsable) {  // a record in a message gRPC could not parse: not read
       response->set_records(response->records() + 1);

@@ -22,7 +22,7 @@
 
 namespace scribe::service {
 
-class IdleWatch;  // database_import.cc
+class IdleWatch;  // idle_watch.h
 
 struct DatabaseOptions {
   WritePolicy writers;

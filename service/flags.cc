@@ -68,7 +68,7 @@ void AddFlags(CLI::App* app, Flags* flags) {
       ->check(CLI::Range(0, 19))
       ->capture_default_str();
   app->add_option("--db-stream-idle-seconds", flags->db_options.stream_idle_seconds,
-                  "end an import stream that sends nothing this long (0: never)")
+                  "end an import stream that sends nothing this long while the server waits for it (0: never)")
       ->check(CLI::Range(0, 86400))
       ->capture_default_str();
   app->add_option("--db-batch", flags->db_options.batch_games, "games an import stream commits at once")
