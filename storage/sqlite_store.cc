@@ -358,7 +358,7 @@ class SqliteStore final : public games::Store {
   absl::Status Migrate(OpenMode mode);
   absl::Status WriteOk();
   template <typename Body>
-  absl::Status InSavepoint(Body&& body);
+  absl::Status Atomically(Body&& body);
   template <typename Body>
   auto InSnapshot(absl::string_view doing, Body&& body) -> decltype(body());
   absl::StatusOr<Statement> PrepareQuery(const GameQuery& query, QueryKind kind, absl::string_view prefix = "");
@@ -368,7 +368,7 @@ class SqliteStore final : public games::Store {
   std::string path_;
   absl::flat_hash_map<std::string, sqlite3_stmt*> cache_;
   bool in_write_ = false;
-  bool write_failed_ = false;  // a call failed inside the write (InSavepoint)
+  bool write_failed_ = false;  // a call failed inside the write (Atomically)
   // The file of the write's last source and its files id (0: none), for
   // the next source; forgotten when a write begins (a rolled-back write's
   // row is gone).
@@ -595,7 +595,7 @@ absl::Status SqliteStore::WriteOk() {
 // sub-journal first, which at a million games was as many bytes again as
 // the database's own writes.
 template <typename Body>
-absl::Status SqliteStore::InSavepoint(Body&& body) {
+absl::Status SqliteStore::Atomically(Body&& body) {
   SCRIBE_RETURN_IF_ERROR(WriteOk());
   if (in_write_) {
     absl::Status status = body();
@@ -958,7 +958,7 @@ absl::StatusOr<int64_t> SqliteStore::NewRun() {
 }
 
 absl::Status SqliteStore::AddPostings(int64_t run, const std::vector<games::PostingRow>& rows) {
-  return InSavepoint([&]() -> absl::Status {
+  return Atomically([&]() -> absl::Status {
     for (const games::PostingRow& row : rows) {
       SCRIBE_ASSIGN_OR_RETURN(Statement statement,
                      Prepare("INSERT INTO postings(ruleset, bucket, run, data) VALUES (?1, ?2, ?3, ?4)"));
@@ -1069,7 +1069,7 @@ absl::StatusOr<std::vector<games::PostingRow>> SqliteStore::RunPostings(int64_t 
 }
 
 absl::Status SqliteStore::DeleteRun(int64_t run) {
-  return InSavepoint([&]() -> absl::Status {
+  return Atomically([&]() -> absl::Status {
     SCRIBE_ASSIGN_OR_RETURN(Statement postings, Prepare("DELETE FROM postings WHERE run = ?1"));
     postings.Int(1, run);
     SCRIBE_RETURN_IF_ERROR(Done(postings, "deleting a run"));
@@ -1082,7 +1082,7 @@ absl::Status SqliteStore::DeleteRun(int64_t run) {
 // ---- The explorer.
 
 absl::Status SqliteStore::AddExplorer(const std::vector<games::ExplorerRow>& rows) {
-  return InSavepoint([&]() -> absl::Status {
+  return Atomically([&]() -> absl::Status {
     for (const games::ExplorerRow& row : rows) {
       SCRIBE_ASSIGN_OR_RETURN(
           Statement statement,
@@ -1156,14 +1156,14 @@ absl::StatusOr<games::PlayerTotals> SqliteStore::Player(const std::string& name)
 }
 
 absl::Status SqliteStore::RecomputePlayers() {
-  return InSavepoint([&]() -> absl::Status {
+  return Atomically([&]() -> absl::Status {
     SCRIBE_RETURN_IF_ERROR(Run("DELETE FROM players", "recomputing the players' totals"));
     return Run("INSERT INTO players " SQL_PLAYER_TOTALS, "recomputing the players' totals");
   });
 }
 
 absl::Status SqliteStore::ReplaceRatings(const std::vector<games::RatingRow>& rows) {
-  return InSavepoint([&]() -> absl::Status {
+  return Atomically([&]() -> absl::Status {
     SCRIBE_RETURN_IF_ERROR(Run("DELETE FROM ratings", "replacing the ratings"));
     for (const games::RatingRow& row : rows) {
       SCRIBE_ASSIGN_OR_RETURN(Statement statement,
