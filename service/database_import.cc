@@ -14,8 +14,8 @@
 #include "records/judged.h"
 #include "service/database_requests.h"
 #include "service/database_service.h"
-#include "service/idle_watch.h"
 #include "service/errors.h"
+#include "service/idle_watch.h"
 #include "service/limits.h"
 #include "service/records_io.h"
 #include "service/requests.h"
@@ -54,7 +54,9 @@ grpc::Status GameDatabaseImpl::ImportGames(grpc::ServerContext* context,
     grpc::Status status;
     std::thread worker([&] {
       if (options_.import_nice > 0) (void)setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), options_.import_nice);
-      IdleWatch idle(options_.stream_idle_seconds, [context] { context->TryCancel(); });
+      IdleWatch idle(options_.stream_idle_seconds, [context] {
+        if (context != nullptr) context->TryCancel();
+      });
       status = Import(call, reader, response, idle);
       if (idle.fired()) {
         status = Error(grpc::StatusCode::DEADLINE_EXCEEDED,
