@@ -12,12 +12,11 @@ namespace scribe::games {
 
 namespace {
 
-// The runs of `own` (a key's own blocks) that keep keys apart: their
-// ordinary blocks hold none of the key's postings.
-std::vector<int64_t> ApartRuns(const std::vector<RunBlock>& own, int64_t apart_from) {
+// The runs of `blocks`, those from run `from` on.
+std::vector<int64_t> RunsOf(const std::vector<RunBlock>& blocks, int64_t from = INT64_MIN) {
   std::vector<int64_t> runs;
-  for (const RunBlock& b : own) {
-    if (b.run >= apart_from) runs.push_back(b.run);
+  for (const RunBlock& b : blocks) {
+    if (b.run >= from) runs.push_back(b.run);
   }
   return runs;
 }
@@ -30,17 +29,16 @@ absl::Status KeyPostings::Read(Store& store, bool heads) {
     absl::StatusOr<std::vector<RunBlock>> own =
         heads ? store.PostingHeads(ruleset, own_bucket, kHeadBytes) : store.Postings(ruleset, own_bucket, {});
     if (!own.ok()) return own.status();
+    // The runs with an own block that keep keys apart: their ordinary
+    // blocks hold none of the key's postings.
     absl::StatusOr<std::vector<RunBlock>> blocks =
-        store.Postings(ruleset, known_->keys->Bucket(key_), ApartRuns(*own, known_->apart_from));
+        store.Postings(ruleset, known_->keys->Bucket(key_), RunsOf(*own, known_->apart_from));
     if (!blocks.ok()) return blocks.status();
-    std::vector<int64_t> runs;
-    for (const RunBlock& b : *own) runs.push_back(b.run);
+    std::vector<int64_t> runs = RunsOf(*own);
     if (!runs.empty()) {  // no own block, none a merge could make: nothing to check
       absl::StatusOr<std::vector<RunBlock>> again = store.PostingHeads(ruleset, own_bucket, 0);
       if (!again.ok()) return again.status();
-      std::vector<int64_t> now;
-      for (const RunBlock& b : *again) now.push_back(b.run);
-      if (now != runs) continue;
+      if (RunsOf(*again) != runs) continue;
     }
     own_runs_ = std::move(runs);
     own_heads_.clear();
@@ -75,10 +73,8 @@ absl::Status KeyPostings::Complete(Store& store) {
   if (!heads_only_) return absl::OkStatus();
   absl::StatusOr<std::vector<RunBlock>> own = store.Postings(known_->id, OwnBucket(key_), {});
   if (!own.ok()) return own.status();
-  std::vector<int64_t> runs;
-  for (const RunBlock& b : *own) runs.push_back(b.run);
   // Runs merged since the heads were read: everything read again.
-  if (runs != own_runs_) return Read(store, false);
+  if (RunsOf(*own) != own_runs_) return Read(store, false);
   for (RunBlock& b : *own) blocks_.push_back(std::move(b.data));
   own_heads_.clear();
   heads_only_ = false;

@@ -89,6 +89,17 @@ class GroupCursor {
   // The entries after the first, and the first's shallow bit.
   absl::string_view rest() const { return entries_.substr(first_length_); }
   bool first_shallow() const { return (first_entry_ & 1) != 0; }
+  // Passes each of the group's games to `add(game, shallow)` (its entries
+  // were read whole by Next: no damage left to find).
+  template <typename Add>
+  void EachGame(Add&& add) const {
+    ByteReader in(entries_);
+    uint64_t game = 0, entry = 0;
+    for (uint64_t i = 0; i < count_ && in.Varint(&entry); ++i) {
+      game += entry >> 1;
+      add(static_cast<int64_t>(game), (entry & 1) != 0);
+    }
+  }
 
  private:
   absl::string_view block_;
@@ -133,12 +144,7 @@ absl::StatusOr<std::string> MergeBlocks(const std::vector<absl::string_view>& bl
       while (next_take < take->size() && (*take)[next_take] < key) ++next_take;
       if (next_take < take->size() && (*take)[next_take] == key) {
         for (GroupCursor* c : with) {
-          ByteReader in(c->entries());  // read whole by Next already
-          uint64_t game = 0, entry = 0;
-          for (uint64_t i = 0; i < c->count() && in.Varint(&entry); ++i) {
-            game += entry >> 1;
-            taken->push_back(Posting{key, static_cast<int64_t>(game), (entry & 1) != 0});
-          }
+          c->EachGame([&](int64_t game, bool shallow) { taken->push_back(Posting{key, game, shallow}); });
           absl::Status s = c->Next();
           if (!s.ok()) return s;
         }
@@ -168,12 +174,7 @@ absl::StatusOr<std::string> MergeBlocks(const std::vector<absl::string_view>& bl
     } else {
       games.clear();
       for (GroupCursor* c : with) {
-        ByteReader in(c->entries());  // read whole by Next already: no damage left to find
-        uint64_t game = 0, entry = 0;
-        for (uint64_t i = 0; i < c->count() && in.Varint(&entry); ++i) {
-          game += entry >> 1;
-          games.push_back(PostedGame{static_cast<int64_t>(game), (entry & 1) != 0});
-        }
+        c->EachGame([&](int64_t game, bool shallow) { games.push_back(PostedGame{game, shallow}); });
       }
       std::stable_sort(games.begin(), games.end());
       int64_t prev_game = 0;
