@@ -129,6 +129,17 @@ inline bool IsLegalMove(const Rules& rules, const LegalSet& legal, int roll, Mov
   return legal.stack_off && move.from == rules.path_length && move.to == rules.off;
 }
 
+// The place of `move` among the moves of `legal` (the set for `roll`) in
+// LegalMoves' order, NthLegalMove's inverse; -1 when it is not among
+// them. The referee keeps it for every move (the game codec's digits).
+inline int LegalMoveIndex(const Rules& rules, const LegalSet& legal, int roll, Move move) {
+  if (move.to < kIndexSlots && ((legal.to >> move.to) & 1u) && move.from + roll == move.to) {
+    return std::popcount(legal.to & ((uint32_t{1} << move.to) - 1));
+  }
+  if (legal.stack_off && move.from == rules.path_length && move.to == rules.off) return std::popcount(legal.to);
+  return -1;
+}
+
 // Applies a legal move; passes the turn unless it earned another throw. A
 // winning move leaves the winner as the side to move (the game is over;
 // nothing moves any more).

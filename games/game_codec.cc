@@ -18,30 +18,6 @@ constexpr int kChoiceFollows = 15;
 
 // The index of the move that took `before` to `after` among the throw's
 // legal moves; -1 when none did.
-int ChoiceOf(const Rules& rules, const Position& before, const Position& after, int roll,
-             const v1::Action& action, Move* move, int* legal_moves) {
-  MoveList legal;
-  LegalMoves(rules, before, roll, &legal);
-  *legal_moves = legal.size();
-  for (int k = 0; k < legal.size(); ++k) {
-    if (action.has_from() && legal[k].from != action.from()) continue;
-    if (action.has_to() && legal[k].to != action.to()) continue;
-    // A throw's legal moves have one `from` each: the record's `from`
-    // names the move the referee played (and `after` is its result).
-    if (action.has_from()) {
-      *move = legal[k];
-      return k;
-    }
-    Position p = before;
-    ApplyMove(rules, &p, legal[k]);
-    if (p == after) {
-      *move = legal[k];
-      return k;
-    }
-  }
-  return -1;
-}
-
 // Version 2's actions: each throw a digit of radix the number of throws
 // the dice can give (its place among them), each move a digit of radix
 // the throw's legal moves (none when there is one, or none), packed as a
@@ -251,7 +227,8 @@ absl::StatusOr<EncodedGame> EncodeGame(const JudgedRecord& judged, std::vector<P
   if (!verdict.valid() || verdict.rules == nullptr || !verdict.start.has_value()) {
     return absl::InvalidArgumentError("only a legal record is stored");
   }
-  if (verdict.positions.size() != static_cast<size_t>(record.actions_size()) + 1) {
+  if (verdict.positions.size() != static_cast<size_t>(record.actions_size()) + 1 ||
+      verdict.outcomes.size() != static_cast<size_t>(record.actions_size())) {
     return absl::InvalidArgumentError("the verdict kept no positions (RefereeOptions::keep_positions)");
   }
   if (version != kIdentityV1 && version != kIdentityV2) {
@@ -276,10 +253,15 @@ absl::StatusOr<EncodedGame> EncodeGame(const JudgedRecord& judged, std::vector<P
     if (!rules.CanRoll(roll)) return absl::InvalidArgumentError(absl::StrCat("action ", i + 1, ": no throw"));
     PlayedAction played;
     played.roll = roll;
+    // The move by its place among the throw's legal moves, as the referee
+    // found it (a legal move's from and to are squares).
     int choice = -1, legal_moves = 0;
-    if (verdict.outcomes[i].moved) {
-      choice = ChoiceOf(rules, verdict.positions[i], verdict.positions[i + 1], roll, action, &played.move, &legal_moves);
-      if (choice < 0) return absl::InvalidArgumentError(absl::StrCat("action ", i + 1, ": the move is not legal"));
+    const ActionOutcome& outcome = verdict.outcomes[i];
+    if (outcome.moved) {
+      choice = outcome.choice;
+      legal_moves = outcome.legal_moves;
+      if (choice >= legal_moves) return absl::InvalidArgumentError(absl::StrCat("action ", i + 1, ": no legal move"));
+      played.move = Move{static_cast<uint8_t>(action.from()), static_cast<uint8_t>(action.to())};
       played.moved = true;
     }
     if (version == kIdentityV1) {

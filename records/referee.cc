@@ -333,6 +333,8 @@ RefereeResult Referee(const v1::GameRecord& record, std::shared_ptr<const Rules>
         result.findings.push_back(IllegalMoveFinding(r, pos, a, i, &legal));
         break;
       }
+      outcome.choice = static_cast<uint8_t>(LegalMoveIndex(r, legal_set, a.roll(), m));
+      outcome.legal_moves = static_cast<uint8_t>(LegalCount(legal_set));
       const MoveResult mr = ApplyMove(r, &pos, m);
       outcome.moved = true;
       outcome.captured = static_cast<uint8_t>(mr.captured);

@@ -23,6 +23,10 @@ namespace scribe {
 struct ActionOutcome {
   Side mover = kLight;
   uint8_t captured = 0;
+  // A move's place among the throw's legal moves, in LegalMoves' order,
+  // and how many there were (the game codec's digits: no move listed).
+  uint8_t choice = 0;
+  uint8_t legal_moves = 0;
   bool moved = false;
   bool extra_roll = false;
   bool placed = false;

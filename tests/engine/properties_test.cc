@@ -342,6 +342,14 @@ void CheckLegalMoves(const Rules& rules, const Model& m, const Position& pos, in
     }
   }
   for (int k = 0; k < legal.size(); ++k) RC_ASSERT(NthLegalMove(rules, set, roll, k) == legal[k]);
+  // ... and each move's place back, and none for a move not among them.
+  for (int k = 0; k < legal.size(); ++k) RC_ASSERT(LegalMoveIndex(rules, set, roll, legal[k]) == k);
+  for (int from = 0; from < kIndexSlots; ++from) {
+    for (int to = 0; to < kIndexSlots; ++to) {
+      const Move mv{static_cast<uint8_t>(from), static_cast<uint8_t>(to)};
+      if (std::find(got.begin(), got.end(), mv) == got.end()) RC_ASSERT(LegalMoveIndex(rules, set, roll, mv) == -1);
+    }
+  }
   if (rules.plain) {
     // The plain rules' own move code gives the same moves.
     MoveList plain;

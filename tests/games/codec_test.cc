@@ -110,9 +110,9 @@ TEST_P(CodecTest, ReplaysToTheJudgedPositionsAndWritesTheSameRecords) {
   }
 }
 
-// The encoder names a move by its `from` alone (ChoiceOf): a throw's
-// legal moves have one `from` each, at every position of random games of
-// every preset, for every throw.
+// A throw's legal moves have one `from` each, at every position of random
+// games of every preset, for every throw: a record's move (from, to) is
+// one of them, whose place the referee keeps for the encoder.
 TEST_P(CodecTest, AThrowsLegalMovesHaveOneFromEach) {
   auto rules = MustLoad(GetParam());
   for (uint64_t seed = 1; seed <= 6; ++seed) {
