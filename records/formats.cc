@@ -310,6 +310,9 @@ JudgedFile JudgeText(absl::string_view file_name, absl::string_view text, Format
     if (each != nullptr) {
       record_judged.index = index;
       (*each)(std::move(record_judged), judged.size() == found_before);
+      // What `each` left in the record (nothing, or a spare it gave back)
+      // is where the next game is read.
+      record = std::move(record_judged.record);
     } else if (keep_records) {
       record_judged.index = index;
       file.records.push_back(std::move(record_judged));

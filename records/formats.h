@@ -127,7 +127,9 @@ JudgedFile ValidateFile(absl::string_view file_name, absl::string_view text, For
 
 // A judged record handed over as it is judged, and whether it is legal
 // (no finding names it: neither the referee nor the check of its written
-// form).
+// form). What the callee leaves in `record.record` (the record itself
+// when it took nothing, or a spare record it gives back) is where a text
+// reader reads the next game, reusing its storage.
 using EachJudged = std::function<void(JudgedRecord&& record, bool legal)>;
 
 // The same judging, handing each record to `each` as it is judged and

@@ -143,6 +143,47 @@ TEST(ReadWriteRecordsTest, DispatchIsPerFormat) {
   EXPECT_FALSE(ReadRecords(Format::kRoyalUrJson, json).findings.empty());
 }
 
+// JudgeEach reads the next game where the callee left the record: into the
+// record itself when it took nothing, into a spare it gave back (a game
+// held from earlier, with tags, comments and actions of its own), or into
+// an empty one when it took the record. Each way every record comes out
+// as JudgeFile reads it, nothing of another game left in it.
+TEST(JudgeEachTest, TheNextGameIsReadCleanWhateverTheCalleeLeft) {
+  std::vector<v1::GameRecord> games;
+  for (uint64_t seed = 1; seed <= 4; ++seed) {
+    v1::GameRecord g = FinkelGame(seed);
+    if (seed % 2 == 1) (*g.mutable_tags())["Event"] = absl::StrCat("round ", seed);
+    games.push_back(std::move(g));
+  }
+  v1::GameRecord stranger = FinkelGame(9);
+  (*stranger.mutable_tags())["Site"] = "elsewhere";
+  stranger.set_comment("a comment of another game");
+  stranger.mutable_actions(0)->set_comment("and of its first action");
+  RulesPolicy policy;
+  policy.ruleset = "finkel";  // (RGN names none)
+  for (Format format : kAll) {
+    absl::StatusOr<std::string> text = WriteRecords(format, games);
+    ASSERT_TRUE(text.ok()) << FormatName(format) << ": " << text.status();
+    const JudgedFile whole = JudgeFile("games", *text, format, policy);
+    ASSERT_EQ(whole.records.size(), games.size()) << FormatName(format) << Codes(whole.report);
+    for (int way = 0; way < 3; ++way) {
+      std::vector<v1::GameRecord> seen;
+      const JudgedFile file = JudgeEach("games", *text, format, policy, {}, [&](JudgedRecord&& judged, bool legal) {
+        EXPECT_TRUE(legal) << FormatName(format) << " record " << judged.index;
+        seen.push_back(judged.record);
+        if (way == 1) judged.record = stranger;                              // a spare given back
+        if (way == 2) v1::GameRecord taken = std::move(judged.record);  // taken
+      });
+      EXPECT_TRUE(file.report.valid()) << FormatName(format) << Codes(file.report);
+      ASSERT_EQ(seen.size(), games.size()) << FormatName(format) << " way " << way;
+      for (size_t i = 0; i < seen.size(); ++i) {
+        EXPECT_EQ(seen[i].ShortDebugString(), whole.records[i].record.ShortDebugString())
+            << FormatName(format) << " way " << way << " record " << i;
+      }
+    }
+  }
+}
+
 TEST(ValidateFileTest, AValidFile) {
   const std::string text = *WriteRecords(Format::kTsn, {FinkelGame(5)});
   const JudgedFile file = ValidateFile("game.tsn", text, Format::kTsn);
