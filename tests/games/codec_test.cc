@@ -24,6 +24,7 @@
 #include "records/judged.h"
 #include "records/position_string.h"
 #include "records/random_game.h"
+#include "tests/common/random_judged.h"
 #include "tests/common/test_rules.h"
 
 namespace scribe::games {
@@ -37,13 +38,7 @@ std::vector<std::string> References() {
 }
 
 JudgedRecord JudgedRandomGame(const std::string& ref, uint64_t seed, int max_actions = INT_MAX) {
-  auto rules = MustLoad(ref);
-  Rng rng(seed);
-  RandomGameOptions options = ScribePlayOptions(*rules, ref, seed);
-  options.max_actions = max_actions;
-  RefereeOptions referee;
-  referee.keep_positions = true;
-  return Judge(RandomGame(*rules, rng, options), {}, referee);
+  return RandomJudged(ref, seed, {}, max_actions);
 }
 
 class CodecTest : public ::testing::TestWithParam<std::string> {};

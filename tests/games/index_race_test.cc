@@ -18,6 +18,7 @@
 #include "records/judged.h"
 #include "records/random_game.h"
 #include "storage/open_store.h"
+#include "tests/common/random_judged.h"
 #include "tests/common/test_rules.h"
 #include "tests/storage/test_backends.h"
 
@@ -107,14 +108,7 @@ class HookedStore final : public Store {
   Store& s_;
 };
 
-JudgedRecord RandomJudged(uint64_t seed) {
-  auto rules = MustLoad("finkel");
-  Rng rng(seed);
-  RandomGameOptions options = ScribePlayOptions(*rules, "finkel", seed);
-  RefereeOptions referee;
-  referee.keep_positions = true;
-  return Judge(RandomGame(*rules, rng, options), {}, referee);
-}
+JudgedRecord RandomJudged(uint64_t seed) { return scribe::RandomJudged("finkel", seed); }
 
 // A new store of 130 games in two runs: one where the start (every game)
 // has its own block (100 games in one batch), then one where it is in its

@@ -28,23 +28,20 @@
 #include "review/pipeline.h"
 #include "storage/open_store.h"
 #include "storage/sqlite_store.h"
+#include "tests/common/random_judged.h"
 #include "tests/common/test_rules.h"
 #include "tests/storage/test_backends.h"
 
 namespace scribe::games {
 namespace {
 
+// Five players, dates by seed.
 JudgedRecord RandomJudged(const std::string& ref, uint64_t seed, int max_actions = INT_MAX) {
-  auto rules = MustLoad(ref);
-  Rng rng(seed);
-  RandomGameOptions options = ScribePlayOptions(*rules, ref, seed);
-  options.max_actions = max_actions;
-  options.tags["Light"] = "player" + std::to_string(seed % 5);
-  options.tags["Dark"] = "player" + std::to_string((seed + 2) % 5);
-  options.tags["Date"] = "2026-0" + std::to_string(1 + seed % 9) + "-1" + std::to_string(seed % 10);
-  RefereeOptions referee;
-  referee.keep_positions = true;
-  return Judge(RandomGame(*rules, rng, options), {}, referee);
+  return scribe::RandomJudged(ref, seed,
+                              {{"Light", "player" + std::to_string(seed % 5)},
+                               {"Dark", "player" + std::to_string((seed + 2) % 5)},
+                               {"Date", "2026-0" + std::to_string(1 + seed % 9) + "-1" + std::to_string(seed % 10)}},
+                              max_actions);
 }
 
 class LibraryTest : public ::testing::TestWithParam<storage::TestBackend> {

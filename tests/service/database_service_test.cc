@@ -30,6 +30,7 @@
 #include "service/metrics.h"
 #include "storage/open_store.h"
 #include "tests/service/status_details.h"
+#include "tests/common/random_judged.h"
 #include "tests/common/test_rules.h"
 #include "tests/storage/test_backends.h"
 
@@ -38,16 +39,11 @@ namespace {
 
 // A legal finkel game with players, an event and a date (its TSN text).
 JudgedRecord RandomJudged(uint64_t seed, const std::string& light = "") {
-  auto rules = MustLoad("finkel");
-  Rng rng(seed);
-  RandomGameOptions options = ScribePlayOptions(*rules, "finkel", seed);
-  options.tags["Light"] = light.empty() ? "player" + std::to_string(seed % 4) : light;
-  options.tags["Dark"] = "player" + std::to_string((seed + 1) % 4 + 4);
-  options.tags["Event"] = "Club night " + std::to_string(seed % 2);
-  options.tags["Date"] = "2026-0" + std::to_string(1 + seed % 9) + "-1" + std::to_string(seed % 10);
-  RefereeOptions referee;
-  referee.keep_positions = true;
-  return Judge(RandomGame(*rules, rng, options), {}, referee);
+  return scribe::RandomJudged("finkel", seed,
+                              {{"Light", light.empty() ? "player" + std::to_string(seed % 4) : light},
+                               {"Dark", "player" + std::to_string((seed + 1) % 4 + 4)},
+                               {"Event", "Club night " + std::to_string(seed % 2)},
+                               {"Date", "2026-0" + std::to_string(1 + seed % 9) + "-1" + std::to_string(seed % 10)}});
 }
 
 std::string Tsn(const std::vector<JudgedRecord>& records) {
