@@ -1155,10 +1155,70 @@ absl::StatusOr<games::PlayerTotals> SqliteStore::Player(const std::string& name)
   return totals;
 }
 
+// SQL_PLAYER_TOTALS' totals from one scan of the games, summed here: the
+// query's GROUP BY sorted both sides of every game (2.7 s for 1,000,000
+// games, where the scan takes 0.5 s). Each game counts once for each
+// name, once only for a game against oneself (as light); the means are
+// over the reviewed games, NULL when none is; the dates leave out "".
 absl::Status SqliteStore::RecomputePlayers() {
+  struct Sums {
+    games::PlayerTotals totals;
+    double accuracy = 0, error_rate = 0, performance = 0;
+  };
+  absl::flat_hash_map<std::string, Sums> players;
+  {
+    SCRIBE_ASSIGN_OR_RETURN(Statement scan,
+                            Prepare("SELECT light, dark, result, date, light_accuracy, light_error_rate,"
+                                    " light_performance, dark_accuracy, dark_error_rate, dark_performance"
+                                    " FROM games"));
+    int rc;
+    while ((rc = scan.Step()) == SQLITE_ROW) {
+      const std::string light = scan.TextAt(0), dark = scan.TextAt(1), date = scan.TextAt(3);
+      const int64_t result = scan.IntAt(2);
+      for (int side = 1; side <= 2; ++side) {
+        if (side == 2 && dark == light) break;
+        Sums& sums = players[side == 1 ? light : dark];
+        games::PlayerTotals& t = sums.totals;
+        ++t.games;
+        t.wins += result == side;
+        t.losses += result != 0 && result != side;
+        t.unfinished += result == 0;
+        t.as_light += side == 1;
+        const int figures = side == 1 ? 4 : 7;
+        if (!scan.NullAt(figures)) {
+          ++t.reviewed;
+          sums.accuracy += scan.RealAt(figures);
+          sums.error_rate += scan.RealAt(figures + 1);
+          sums.performance += scan.RealAt(figures + 2);
+        }
+        if (!date.empty()) {
+          if (t.first_date.empty() || date < t.first_date) t.first_date = date;
+          if (date > t.last_date) t.last_date = date;
+        }
+      }
+    }
+    if (rc != SQLITE_DONE) return Fail(rc, "recomputing the players' totals");
+  }
   return Atomically([&]() -> absl::Status {
     SCRIBE_RETURN_IF_ERROR(Run("DELETE FROM players", "recomputing the players' totals"));
-    return Run("INSERT INTO players " SQL_PLAYER_TOTALS, "recomputing the players' totals");
+    for (const auto& [player, sums] : players) {
+      const games::PlayerTotals& t = sums.totals;
+      SCRIBE_ASSIGN_OR_RETURN(Statement insert,
+                              Prepare("INSERT INTO players(player, games, wins, losses, unfinished, as_light,"
+                                      " reviewed, accuracy, error_rate, performance, first_date, last_date)"
+                                      " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)"));
+      insert.Text(1, player).Int(2, t.games).Int(3, t.wins).Int(4, t.losses).Int(5, t.unfinished);
+      insert.Int(6, t.as_light).Int(7, t.reviewed);
+      if (t.reviewed == 0) {
+        insert.Null(8).Null(9).Null(10);
+      } else {
+        const double n = static_cast<double>(t.reviewed);
+        insert.Real(8, sums.accuracy / n).Real(9, sums.error_rate / n).Real(10, sums.performance / n);
+      }
+      insert.Text(11, t.first_date).Text(12, t.last_date);
+      SCRIBE_RETURN_IF_ERROR(Done(insert, "recomputing the players' totals"));
+    }
+    return absl::OkStatus();
   });
 }
 

@@ -672,6 +672,7 @@ TEST_P(StoreContractTest, PlayerTotalsCountTheirSideOfEveryGame) {
   rows[1].figures[1] = ReviewFigures{70, 0.3, 1600};
   rows[2].figures[0] = ReviewFigures{1, 1, 1};  // cyd's only
   rows.push_back(MakeGame(1, "eve", "eve", "", "2022-02-02", 2));  // both sides: once, as light
+  rows.push_back(MakeGame(1, "fay", "", "", "2021-01-01", 1));     // no name is a name too
   AddGames(rows);
   // The totals are as of the last recompute (an import's end).
   ASSERT_OK_AND_ASSIGN(games::PlayerTotals before, store_->Player("ann"));
@@ -696,6 +697,28 @@ TEST_P(StoreContractTest, PlayerTotalsCountTheirSideOfEveryGame) {
   EXPECT_DOUBLE_EQ(ann.performance, 1700);
   EXPECT_EQ(ann.first_date, "2024-12-31");
   EXPECT_EQ(ann.last_date, "2026-04-01");
+  // Never reviewed: means of none are 0; one game, one date.
+  ASSERT_OK_AND_ASSIGN(games::PlayerTotals dee, store_->Player("dee"));
+  EXPECT_EQ(dee.games, 1);
+  EXPECT_EQ(dee.wins, 1);
+  EXPECT_EQ(dee.as_light, 0);
+  EXPECT_EQ(dee.reviewed, 0);
+  EXPECT_EQ(dee.accuracy, 0);
+  EXPECT_EQ(dee.error_rate, 0);
+  EXPECT_EQ(dee.performance, 0);
+  EXPECT_EQ(dee.first_date, "2024-12-31");
+  EXPECT_EQ(dee.last_date, "2024-12-31");
+  // An undated game among dated ones: left out of the dates.
+  ASSERT_OK_AND_ASSIGN(games::PlayerTotals cyd, store_->Player("cyd"));
+  EXPECT_EQ(cyd.games, 3);
+  EXPECT_EQ(cyd.reviewed, 1);
+  EXPECT_DOUBLE_EQ(cyd.accuracy, 1);
+  EXPECT_EQ(cyd.first_date, "2023-01-01");
+  EXPECT_EQ(cyd.last_date, "2026-04-01");
+  ASSERT_OK_AND_ASSIGN(games::PlayerTotals unnamed, store_->Player(""));
+  EXPECT_EQ(unnamed.games, 1);
+  EXPECT_EQ(unnamed.losses, 1);
+  EXPECT_EQ(unnamed.as_light, 0);
   ASSERT_OK_AND_ASSIGN(games::PlayerTotals nobody, store_->Player("nobody"));
   EXPECT_EQ(nobody.games, 0);
   EXPECT_EQ(nobody.wins, 0);
