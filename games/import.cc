@@ -208,6 +208,7 @@ absl::Status Importer::Hand() {
   // while the writer still writes the batch before: the writer was the
   // import's slower thread.
   for (auto& [digest, of_rules] : filling_.postings) SortByKey(&of_rules.postings, &scratch_);
+  for (const Pending& game : filling_.games) SumExplorer(game, &filling_.explorer[game.rules->digest]);
   s = Wait();
   if (!s.ok() || filling_.games.empty()) return s;
   std::swap(filling_, writing_);
@@ -230,6 +231,7 @@ absl::Status Importer::Wait() {
   // the next one.
   writing_.games.clear();
   for (auto& [digest, of_rules] : writing_.postings) of_rules.postings.clear();
+  for (auto& [digest, rows] : writing_.explorer) rows.clear();
   writing_.counts = ImportCounts{};
   writing_.committed = false;
   return failed_;
@@ -342,8 +344,6 @@ absl::Status Importer::Place(Batch& batch, std::vector<int64_t>& ids) {
 absl::Status Importer::Write(Batch& batch) {
   // Each game placed: its id, or -1 when it adds no game.
   std::vector<int64_t> ids(batch.games.size(), -1);
-  // The explorer rows of this batch, by (ruleset, key, roll, from, to).
-  absl::flat_hash_map<std::tuple<int64_t, uint64_t, int, int, int>, ExplorerRow> explorer;
   for (Pending& game : batch.games) {
     absl::StatusOr<const KnownRules*> known = rules_.Add(game.rules);
     if (!known.ok()) return known.status();
@@ -352,23 +352,11 @@ absl::Status Importer::Write(Batch& batch) {
   // Sources and duplicates are looked up for the whole batch at once.
   absl::Status placed = Place(batch, ids);
   if (!placed.ok()) return placed;
-  for (size_t i = 0; i < batch.games.size(); ++i) {
-    if (ids[i] < 0) continue;
-    const Pending& game = batch.games[i];
-    for (const Pending::Step& step : game.steps) {
-      ExplorerRow& row = explorer[{game.row.ruleset, step.key, step.roll, step.from, step.to}];
-      row.ruleset = game.row.ruleset;
-      row.key = static_cast<int64_t>(step.key);
-      row.roll = step.roll;
-      row.from = step.from;
-      row.to = step.to;
-      ++row.games;
-      row.light_wins += game.row.result == 1;
-      row.dark_wins += game.row.result == 2;
-      if (game.row.figures[step.mover].has_value()) {
-        row.accuracy_sum += game.row.figures[step.mover]->accuracy;
-        ++row.accuracy_count;
-      }
+  // The explorer's rows as Hand summed them, unless a game was not added.
+  if (std::find(ids.begin(), ids.end(), -1) != ids.end()) {
+    for (auto& [digest, rows] : batch.explorer) rows.clear();
+    for (size_t i = 0; i < batch.games.size(); ++i) {
+      if (ids[i] >= 0) SumExplorer(batch.games[i], &batch.explorer[batch.games[i].rules->digest]);
     }
   }
   for (auto& [digest, of_rules] : batch.postings) {
@@ -379,10 +367,34 @@ absl::Status Importer::Write(Batch& batch) {
     if (!s.ok()) return s;
   }
   std::vector<ExplorerRow> rows;
-  rows.reserve(explorer.size());
-  for (auto& [k, row] : explorer) rows.push_back(row);
+  for (auto& [digest, of_rules] : batch.explorer) {
+    if (of_rules.empty()) continue;
+    absl::StatusOr<const KnownRules*> known = rules_.Add(batch.postings.at(digest).keys->rules);
+    if (!known.ok()) return known.status();
+    for (auto& [k, row] : of_rules) {
+      row.ruleset = (*known)->id;
+      rows.push_back(row);
+    }
+  }
   if (!rows.empty()) return store_.AddExplorer(rows);
   return absl::OkStatus();
+}
+
+void Importer::SumExplorer(const Pending& game, Batch::ExplorerRows* rows) {
+  for (const Pending::Step& step : game.steps) {
+    ExplorerRow& row = (*rows)[{step.key, step.roll, step.from, step.to}];
+    row.key = static_cast<int64_t>(step.key);
+    row.roll = step.roll;
+    row.from = step.from;
+    row.to = step.to;
+    ++row.games;
+    row.light_wins += game.row.result == 1;
+    row.dark_wins += game.row.result == 2;
+    if (game.row.figures[step.mover].has_value()) {
+      row.accuracy_sum += game.row.figures[step.mover]->accuracy;
+      ++row.accuracy_count;
+    }
+  }
 }
 
 absl::Status Importer::WriteRun(const PositionKeys& keys, std::vector<KeyedGame>& postings, int64_t ruleset,

@@ -26,8 +26,10 @@
 #include <string>
 #include <map>
 #include <thread>
+#include <tuple>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "games/game_codec.h"
@@ -117,6 +119,12 @@ class Importer {
       std::vector<KeyedGame> postings;
     };
     std::map<std::string, Postings> postings;
+    // The explorer's rows of its games by ruleset digest, summed by Hand
+    // (on the judging thread, the writer being the slower one) as if every
+    // game is added; the writer takes them when every game was, and sums
+    // the added ones again when some were not (SumExplorer).
+    using ExplorerRows = absl::flat_hash_map<std::tuple<uint64_t, int, int, int>, ExplorerRow>;
+    std::map<std::string, ExplorerRows> explorer;
     ImportCounts counts;  // what writing it did
     RunRow run;           // the run written (run 0: none), and its bytes
     bool committed = false;  // its transaction committed (a merge after it may fail)
@@ -125,6 +133,9 @@ class Importer {
   // thread: the next batch is judged, keyed and reviewed while this one is
   // written.
   absl::Status Hand();
+  // Adds the game's steps (positions first reached within the depth) to
+  // the explorer's rows.
+  static void SumExplorer(const Pending& game, Batch::ExplorerRows* rows);
   // Waits for the batch being written; its error is the importer's.
   absl::Status Wait();
   // The writer: the batch in one transaction, or nothing of it.
