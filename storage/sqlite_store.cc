@@ -317,6 +317,8 @@ class SqliteStore final : public games::Store {
   absl::Status ScanGames(const GameQuery& query, const std::function<bool(int64_t id)>& visit) override;
   absl::StatusOr<std::vector<std::string>> Dates(const std::vector<int64_t>& ids) override;
   absl::StatusOr<std::optional<int64_t>> SourceGame(const games::SourceRow& source) override;
+  absl::StatusOr<std::vector<std::optional<int64_t>>> SourceGames(
+      const std::vector<games::SourceRow>& sources) override;
   absl::Status AddSource(int64_t game, const games::SourceRow& source) override;
   absl::StatusOr<std::vector<games::SourceRow>> Sources(int64_t game) override;
   absl::StatusOr<int64_t> NewRun() override;
@@ -911,6 +913,33 @@ absl::StatusOr<std::optional<int64_t>> SqliteStore::SourceGame(const games::Sour
   if (rc == SQLITE_ROW) return std::optional<int64_t>(statement.IntAt(0));
   if (rc == SQLITE_DONE) return std::optional<int64_t>();
   return Fail(rc, "reading sources");
+}
+
+// A batch's sources, most from one file: each file's id looked up once
+// (none: a new file, whose records have no game yet), then each record by
+// (file id, index), the sources' key.
+absl::StatusOr<std::vector<std::optional<int64_t>>> SqliteStore::SourceGames(
+    const std::vector<games::SourceRow>& sources) {
+  std::vector<std::optional<int64_t>> games(sources.size());
+  const std::string* file = nullptr;
+  std::optional<int64_t> file_id;
+  for (size_t i = 0; i < sources.size(); ++i) {
+    if (file == nullptr || *file != sources[i].file) {
+      file = &sources[i].file;
+      SCRIBE_ASSIGN_OR_RETURN(Statement id, Prepare("SELECT id FROM files WHERE path = ?1"));
+      id.Text(1, *file);
+      const int rc = id.Step();
+      if (rc != SQLITE_ROW && rc != SQLITE_DONE) return Fail(rc, "reading sources");
+      file_id = rc == SQLITE_ROW ? std::optional<int64_t>(id.IntAt(0)) : std::nullopt;
+    }
+    if (!file_id.has_value()) continue;
+    SCRIBE_ASSIGN_OR_RETURN(Statement statement, Prepare("SELECT game FROM sources WHERE file = ?1 AND idx = ?2"));
+    statement.Int(1, *file_id).Int(2, sources[i].index);
+    const int rc = statement.Step();
+    if (rc == SQLITE_ROW) games[i] = statement.IntAt(0);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE) return Fail(rc, "reading sources");
+  }
+  return games;
 }
 
 absl::Status SqliteStore::AddSource(int64_t game, const games::SourceRow& source) {

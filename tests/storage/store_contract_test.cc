@@ -424,10 +424,14 @@ TEST_P(StoreContractTest, BatchCallsAnswerAsTheOneRowCallsDo) {
   EXPECT_LT(ids[1], ids[2]);
   for (size_t i = 0; i < rows.size(); ++i) rows[i].id = ids[i];
   ASSERT_OK(store_->AddSource(ids[1], SourceRow{"/x.tsn", 4}));
+  ASSERT_OK(store_->AddSource(ids[2], SourceRow{"/y.tsn", 5}));
+  // Files in turn, one back again, and one no source names.
   ASSERT_OK_AND_ASSIGN(std::vector<std::optional<int64_t>> games,
-                       store_->SourceGames({SourceRow{"/x.tsn", 3}, SourceRow{"/x.tsn", 4}, SourceRow{"/y.tsn", 4}}));
+                       store_->SourceGames({SourceRow{"/x.tsn", 3}, SourceRow{"/x.tsn", 4}, SourceRow{"/y.tsn", 4},
+                                            SourceRow{"/y.tsn", 5}, SourceRow{"/z.tsn", 5}, SourceRow{"/x.tsn", 4}}));
   ASSERT_OK(store_->Commit());
-  EXPECT_EQ(games, (std::vector<std::optional<int64_t>>{std::nullopt, ids[1], std::nullopt}));
+  EXPECT_EQ(games, (std::vector<std::optional<int64_t>>{std::nullopt, ids[1], std::nullopt, ids[2], std::nullopt,
+                                                        ids[1]}));
   ASSERT_OK_AND_ASSIGN(std::vector<GameRow> got, store_->GamesById(ids));
   ASSERT_EQ(got.size(), 3u);
   for (size_t i = 0; i < rows.size(); ++i) ExpectSameGame(got[i], rows[i]);
