@@ -292,7 +292,8 @@ bool Ends(int rc) { return rc == SQLITE_FULL || rc == SQLITE_IOERR || rc == SQLI
 
 class SqliteStore final : public games::Store {
  public:
-  SqliteStore(sqlite3* db, std::string path) : db_(db), path_(std::move(path)) {}
+  SqliteStore(sqlite3* db, std::string path, int64_t players_in_memory)
+      : db_(db), path_(std::move(path)), players_in_memory_(players_in_memory) {}
   SqliteStore(const SqliteStore&) = delete;
   SqliteStore& operator=(const SqliteStore&) = delete;
   ~SqliteStore() override;
@@ -368,6 +369,7 @@ class SqliteStore final : public games::Store {
 
   sqlite3* db_;
   std::string path_;
+  int64_t players_in_memory_;  // SqliteOptions::players_in_memory
   absl::flat_hash_map<std::string, sqlite3_stmt*> cache_;
   bool in_write_ = false;
   bool write_failed_ = false;  // a call failed inside the write (Atomically)
@@ -1189,6 +1191,8 @@ absl::StatusOr<games::PlayerTotals> SqliteStore::Player(const std::string& name)
 // games, where the scan takes 0.5 s). Each game counts once for each
 // name, once only for a game against oneself (as light); the means are
 // over the reviewed games, NULL when none is; the dates leave out "".
+// Past players_in_memory_ names (a site's millions of players), the
+// query does it after all: its sorter's memory is bounded.
 absl::Status SqliteStore::RecomputePlayers() {
   struct Sums {
     games::PlayerTotals totals;
@@ -1206,7 +1210,16 @@ absl::Status SqliteStore::RecomputePlayers() {
       const int64_t result = scan.IntAt(2);
       for (int side = 1; side <= 2; ++side) {
         if (side == 2 && dark == light) break;
-        Sums& sums = players[side == 1 ? light : dark];
+        auto [it, added] = players.try_emplace(side == 1 ? light : dark);
+        if (added && static_cast<int64_t>(players.size()) > players_in_memory_) {
+          players.clear();
+          scan.Reset();
+          return Atomically([&]() -> absl::Status {
+            SCRIBE_RETURN_IF_ERROR(Run("DELETE FROM players", "recomputing the players' totals"));
+            return Run("INSERT INTO players " SQL_PLAYER_TOTALS, "recomputing the players' totals");
+          });
+        }
+        Sums& sums = it->second;
         games::PlayerTotals& t = sums.totals;
         ++t.games;
         t.wins += result == side;
@@ -1316,7 +1329,7 @@ absl::StatusOr<std::unique_ptr<games::Store>> OpenSqliteStore(const std::string&
   const int rc = sqlite3_open_v2(path.c_str(), &raw, flags, nullptr);
   std::unique_ptr<sqlite3, CloseDb> db(raw);
   if (rc != SQLITE_OK) return MapError(raw, rc, path, "opening it");
-  auto store = std::make_unique<SqliteStore>(db.release(), path);
+  auto store = std::make_unique<SqliteStore>(db.release(), path, options.players_in_memory);
   SCRIBE_RETURN_IF_ERROR(store->Open(mode, options));
   return store;
 }

@@ -26,6 +26,10 @@ struct SqliteOptions {
   // A cap on the file's size in pages (0: none). Reaching it is reported
   // like a full disk (RESOURCE_EXHAUSTED).
   int64_t max_page_count = 0;
+  // The players' recount (RecomputePlayers) sums up to this many names in
+  // memory from one scan of the games (about 250 bytes a name); past it,
+  // SQL's GROUP BY does it, in SQLite's bounded sorter.
+  int64_t players_in_memory = 100'000;
 };
 
 absl::StatusOr<std::unique_ptr<games::Store>> OpenSqliteStore(const std::string& path, OpenMode mode,

@@ -17,6 +17,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <memory>
 #include <random>
 #include <string>
@@ -279,6 +280,54 @@ TEST_F(SqliteStoreTest, AVersion1DatabaseGetsItsPlayersTotals) {
   ASSERT_OK_AND_ASSIGN(games::PlayerTotals a1, store->Player("a1"));
   EXPECT_EQ(a1.games, 1);
   EXPECT_EQ(a1.as_light, 1);
+}
+
+// The players' recount sums names in memory up to a bound, past which
+// SQL's GROUP BY does it (bounded memory for millions of names): the two
+// give every name the same totals.
+TEST_F(SqliteStoreTest, ThePlayersRecountPastItsBoundInMemoryGivesTheSameTotals) {
+  const std::vector<std::string> names = {"ann", "bob", "cyd", "", "dee", "eve"};
+  std::vector<GameRow> games;
+  for (int i = 0; i < 60; ++i) {
+    GameRow g = MakeGame(names[i % 6], names[(i * 7 + 1) % 6]);
+    g.identity += std::to_string(i);
+    g.result = i % 3;
+    g.date = i % 5 == 0 ? "" : "2026-0" + std::to_string(1 + i % 9) + "-1" + std::to_string(i % 10);
+    if (i % 4 == 0) g.figures[0] = games::ReviewFigures{50.0 + i / 7.0, 0.1 * i, 1000.0 + 3 * i};
+    if (i % 3 == 0) g.figures[1] = games::ReviewFigures{90.0 - i / 3.0, 0.3, 1500.0 - i};
+    games.push_back(std::move(g));
+  }
+  std::map<std::string, games::PlayerTotals> totals[2];
+  for (int bounded = 0; bounded < 2; ++bounded) {
+    SqliteOptions options;
+    if (bounded == 1) options.players_in_memory = 3;  // past it at the fourth name
+    ASSERT_OK_AND_ASSIGN(std::unique_ptr<Store> store,
+                         OpenSqliteStore(Path("p" + std::to_string(bounded) + ".db"), OpenMode::kCreate, options));
+    ASSERT_OK(store->BeginWrite());
+    ASSERT_OK(store->AddGames(games).status());
+    ASSERT_OK(store->RecomputePlayers());
+    ASSERT_OK(store->Commit());
+    for (const std::string& name : names) {
+      ASSERT_OK_AND_ASSIGN(totals[bounded][name], store->Player(name));
+    }
+  }
+  for (const std::string& name : names) {
+    SCOPED_TRACE("player \"" + name + "\"");
+    const games::PlayerTotals& a = totals[0][name];
+    const games::PlayerTotals& b = totals[1][name];
+    EXPECT_GT(a.games, 0);
+    EXPECT_EQ(a.games, b.games);
+    EXPECT_EQ(a.wins, b.wins);
+    EXPECT_EQ(a.losses, b.losses);
+    EXPECT_EQ(a.unfinished, b.unfinished);
+    EXPECT_EQ(a.as_light, b.as_light);
+    EXPECT_EQ(a.reviewed, b.reviewed);
+    EXPECT_DOUBLE_EQ(a.accuracy, b.accuracy);
+    EXPECT_DOUBLE_EQ(a.error_rate, b.error_rate);
+    EXPECT_DOUBLE_EQ(a.performance, b.performance);
+    EXPECT_EQ(a.first_date, b.first_date);
+    EXPECT_EQ(a.last_date, b.last_date);
+  }
 }
 
 TEST_F(SqliteStoreTest, ANewDatabaseIsInWalModeWithItsMarks) {
