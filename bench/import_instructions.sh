@@ -10,7 +10,9 @@
 # binary given (default build/cli/scribe), under valgrind's callgrind, and
 # prints each binary's total instructions.
 set -euo pipefail
-games="$1"
+set -E  # the ERR trap in functions and subshells too: a failing step says what failed
+trap 'rc=$?; echo "import_instructions.sh: line $LINENO: \"$BASH_COMMAND\" failed (exit $rc)" >&2' ERR
+games="${1:?usage: bench/import_instructions.sh GAMES_TSN [COUNT] [SCRIBE...]}"
 count="${2:-10000}"
 shift $(( $# >= 2 ? 2 : 1 ))
 binaries=("$@")
