@@ -16,8 +16,6 @@ namespace {
 constexpr uint8_t kExtraVersion = 1;
 constexpr int kChoiceFollows = 15;
 
-// The index of the move that took `before` to `after` among the throw's
-// legal moves; -1 when none did.
 // Version 2's actions: each throw a digit of radix the number of throws
 // the dice can give (its place among them), each move a digit of radix
 // the throw's legal moves (none when there is one, or none), packed as a

@@ -360,6 +360,8 @@ class SqliteStore final : public games::Store {
   absl::Status CheckHeader(const Header& header, OpenMode mode);
   absl::Status Migrate(OpenMode mode);
   absl::Status WriteOk();
+  // The files id of `path`, or none when no source names it.
+  absl::StatusOr<std::optional<int64_t>> FileId(const std::string& path, absl::string_view doing);
   template <typename Body>
   absl::Status Atomically(Body&& body);
   template <typename Body>
@@ -917,6 +919,15 @@ absl::StatusOr<std::optional<int64_t>> SqliteStore::SourceGame(const games::Sour
   return Fail(rc, "reading sources");
 }
 
+absl::StatusOr<std::optional<int64_t>> SqliteStore::FileId(const std::string& path, absl::string_view doing) {
+  SCRIBE_ASSIGN_OR_RETURN(Statement id, Prepare("SELECT id FROM files WHERE path = ?1"));
+  id.Text(1, path);
+  const int rc = id.Step();
+  if (rc == SQLITE_ROW) return std::optional<int64_t>(id.IntAt(0));
+  if (rc == SQLITE_DONE) return std::optional<int64_t>();
+  return Fail(rc, doing);
+}
+
 // A batch's sources, most from one file: each file's id looked up once
 // (none: a new file, whose records have no game yet), then each record by
 // (file id, index), the sources' key.
@@ -928,11 +939,7 @@ absl::StatusOr<std::vector<std::optional<int64_t>>> SqliteStore::SourceGames(
   for (size_t i = 0; i < sources.size(); ++i) {
     if (file == nullptr || *file != sources[i].file) {
       file = &sources[i].file;
-      SCRIBE_ASSIGN_OR_RETURN(Statement id, Prepare("SELECT id FROM files WHERE path = ?1"));
-      id.Text(1, *file);
-      const int rc = id.Step();
-      if (rc != SQLITE_ROW && rc != SQLITE_DONE) return Fail(rc, "reading sources");
-      file_id = rc == SQLITE_ROW ? std::optional<int64_t>(id.IntAt(0)) : std::nullopt;
+      SCRIBE_ASSIGN_OR_RETURN(file_id, FileId(*file, "reading sources"));
     }
     if (!file_id.has_value()) continue;
     SCRIBE_ASSIGN_OR_RETURN(Statement statement, Prepare("SELECT game FROM sources WHERE file = ?1 AND idx = ?2"));
@@ -956,12 +963,10 @@ absl::Status SqliteStore::AddSource(int64_t game, const games::SourceRow& source
                             Prepare("INSERT INTO files(path) VALUES (?1) ON CONFLICT (path) DO NOTHING"));
     file.Text(1, source.file);
     SCRIBE_RETURN_IF_ERROR(Done(file, "adding a source"));
-    SCRIBE_ASSIGN_OR_RETURN(Statement id, Prepare("SELECT id FROM files WHERE path = ?1"));
-    id.Text(1, source.file);
-    const int rc = id.Step();
-    if (rc != SQLITE_ROW) return Fail(rc == SQLITE_DONE ? SQLITE_INTERNAL : rc, "adding a source");
+    SCRIBE_ASSIGN_OR_RETURN(std::optional<int64_t> id, FileId(source.file, "adding a source"));
+    if (!id.has_value()) return Fail(SQLITE_INTERNAL, "adding a source");
     source_file_ = source.file;
-    source_file_id_ = id.IntAt(0);
+    source_file_id_ = *id;
   }
   SCRIBE_ASSIGN_OR_RETURN(Statement statement, Prepare("INSERT INTO sources(file, idx, game) VALUES (?1, ?2, ?3)"
                                               " ON CONFLICT (file, idx) DO NOTHING"));
@@ -1199,25 +1204,22 @@ absl::Status SqliteStore::RecomputePlayers() {
     double accuracy = 0, error_rate = 0, performance = 0;
   };
   absl::flat_hash_map<std::string, Sums> players;
+  bool fits = true;  // the names within players_in_memory_
   {
     SCRIBE_ASSIGN_OR_RETURN(Statement scan,
                             Prepare("SELECT light, dark, result, date, light_accuracy, light_error_rate,"
                                     " light_performance, dark_accuracy, dark_error_rate, dark_performance"
                                     " FROM games"));
-    int rc;
-    while ((rc = scan.Step()) == SQLITE_ROW) {
+    int rc = SQLITE_ROW;
+    while (fits && (rc = scan.Step()) == SQLITE_ROW) {
       const std::string light = scan.TextAt(0), dark = scan.TextAt(1), date = scan.TextAt(3);
       const int64_t result = scan.IntAt(2);
       for (int side = 1; side <= 2; ++side) {
         if (side == 2 && dark == light) break;
         auto [it, added] = players.try_emplace(side == 1 ? light : dark);
         if (added && static_cast<int64_t>(players.size()) > players_in_memory_) {
-          players.clear();
-          scan.Reset();
-          return Atomically([&]() -> absl::Status {
-            SCRIBE_RETURN_IF_ERROR(Run("DELETE FROM players", "recomputing the players' totals"));
-            return Run("INSERT INTO players " SQL_PLAYER_TOTALS, "recomputing the players' totals");
-          });
+          fits = false;
+          break;
         }
         Sums& sums = it->second;
         games::PlayerTotals& t = sums.totals;
@@ -1239,10 +1241,12 @@ absl::Status SqliteStore::RecomputePlayers() {
         }
       }
     }
-    if (rc != SQLITE_DONE) return Fail(rc, "recomputing the players' totals");
+    if (fits && rc != SQLITE_DONE) return Fail(rc, "recomputing the players' totals");
   }
+  if (!fits) players.clear();
   return Atomically([&]() -> absl::Status {
     SCRIBE_RETURN_IF_ERROR(Run("DELETE FROM players", "recomputing the players' totals"));
+    if (!fits) return Run("INSERT INTO players " SQL_PLAYER_TOTALS, "recomputing the players' totals");
     for (const auto& [player, sums] : players) {
       const games::PlayerTotals& t = sums.totals;
       SCRIBE_ASSIGN_OR_RETURN(Statement insert,
