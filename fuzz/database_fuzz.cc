@@ -211,6 +211,8 @@ Fixture& TheFixture() {
   static Fixture* const fixture = [] {
     auto* f = new Fixture;
     Start(*f);
+    // The fuzzer ends by exit(): the database's folder goes with it.
+    std::atexit([] { std::filesystem::remove_all(TheFixture().folder); });
     return f;
   }();
   return *fixture;

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string>
@@ -25,6 +26,8 @@ class TableTest : public ::testing::Test {
     std::string cmd = "mkdir -p " + dir_;
     ASSERT_EQ(std::system(cmd.c_str()), 0);
   }
+  // Each test's tables go with it (a run leaves nothing in the temp folder).
+  void TearDown() override { std::filesystem::remove_all(dir_); }
   std::string Path(const std::string& name) const { return dir_ + "/" + name; }
   std::string dir_;
 };

@@ -642,6 +642,7 @@ TEST(ImportFaultTest, AFullDiskWhileMergingKeepsTheBatchItFollows) {
     CheckSearchAndExplore(**again, records, "finkel");
   }
   EXPECT_TRUE(seen) << "below the smallest cap that fits (" << fits << " pages), none let the last batch in and kept the merge out";
+  std::filesystem::remove_all(dir);
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, LibraryTest, ::testing::ValuesIn(storage::TestBackends()),
