@@ -503,6 +503,59 @@ TEST_P(LibraryTest, RunsFromBeforeKeysWereKeptApartAreReadWholeAndMergedApart) {
   CheckSearchAndExplore(*store_, records, "finkel");
 }
 
+// A merge reads and writes a chunk of blocks while a helper thread merges
+// the chunk before; a damaged block in a late chunk fails the merge with
+// DATA_LOSS, and the merge's write rolls back: the runs stay as they were
+// and every game is found.
+TEST_P(LibraryTest, ADamagedBlockLateInAMergeFailsItAndKeepsTheRuns) {
+  std::vector<JudgedRecord> records;
+  for (uint64_t seed = 1; seed <= 60; ++seed) records.push_back(RandomJudged("finkel", seed));
+  Import(records, "/two", 30);  // two runs
+  const std::vector<RunRow> runs = store_->Runs().value();
+  ASSERT_EQ(runs.size(), 2u);
+  auto read = [&](int64_t run) {
+    return store_->RunPostings(run, {INT64_MIN, INT64_MIN}, 1 << 30, {0, INT64_MAX}).value();
+  };
+  const std::vector<PostingRow> first = read(runs[0].run);
+  std::vector<PostingRow> second = read(runs[1].run);
+  // The last ordinary bucket both runs hold: its blocks are merged (not
+  // copied), after many chunks.
+  std::set<std::pair<int64_t, int64_t>> in_first;
+  for (const PostingRow& row : first) in_first.insert({row.ruleset, row.bucket});
+  size_t damaged = second.size();
+  for (size_t i = 0; i < second.size(); ++i) {
+    if (in_first.contains({second[i].ruleset, second[i].bucket})) damaged = i;
+  }
+  ASSERT_LT(damaged, second.size());
+  ASSERT_GT(damaged, 4u * 256) << "the damaged block should come after several chunks";
+  second[damaged].data.back() = static_cast<char>(0x80);  // a varint cut short
+  ASSERT_TRUE(store_->BeginWrite().ok());
+  const int64_t replaced = store_->NewRun().value();
+  ASSERT_TRUE(store_->AddPostings(replaced, second).ok());
+  // (its own blocks as they were)
+  ASSERT_TRUE(store_->AddPostings(replaced, store_->RunPostings(runs[1].run, {INT64_MIN, INT64_MIN}, 1 << 30,
+                                                                  {INT64_MIN, -1})
+                                                .value())
+                  .ok());
+  ASSERT_TRUE(store_->DeleteRun(runs[1].run).ok());
+  ASSERT_TRUE(store_->Commit().ok());
+  const std::vector<RunRow> before = store_->Runs().value();
+  const absl::StatusOr<RunRow> merged = MergeRunsAtomically(*store_, {runs[0].run, replaced});
+  ASSERT_FALSE(merged.ok());
+  EXPECT_EQ(merged.status().code(), absl::StatusCode::kDataLoss) << merged.status();
+  const std::vector<RunRow> after = store_->Runs().value();
+  ASSERT_EQ(after.size(), before.size());
+  for (size_t i = 0; i < after.size(); ++i) EXPECT_EQ(after[i].run, before[i].run);
+  EXPECT_EQ(read(runs[0].run).size(), first.size());
+  EXPECT_EQ(read(replaced).size(), second.size());
+  // The first run undamaged, all of it found: the start's games.
+  RulesCache rules(*store_);
+  const KnownRules* known = rules.ByDigest(records[0].verdict.rules->digest).value();
+  auto games = LookUp(*store_, *known, known->keys->Key(records[0].verdict.positions[0]));
+  ASSERT_TRUE(games.ok()) << games.status();
+  EXPECT_EQ(games->size(), records.size());
+}
+
 // A position every game reached (here the start: every game has light
 // move first): its pages in date order are the games' pages.
 TEST_P(LibraryTest, APositionEveryGameReachedPagesByDateLikeAllGames) {
