@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <climits>
-#include <functional>
 #include <map>
+#include <thread>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -160,8 +160,8 @@ class RunReader {
  public:
   RunReader(Store& store, int64_t run, std::pair<int64_t, int64_t> buckets)
       : store_(store), run_(run), buckets_(buckets) {}
-  // The next block, or nullptr at the end.
-  absl::StatusOr<const PostingRow*> Next() {
+  // The next block (its data the caller's to take), or nullptr at the end.
+  absl::StatusOr<PostingRow*> Next() {
     if (i_ == rows_.size()) {
       if (done_) return nullptr;
       absl::StatusOr<std::vector<PostingRow>> rows = store_.RunPostings(run_, after_, kSlice, buckets_);
@@ -191,81 +191,151 @@ constexpr std::pair<int64_t, int64_t> kOwnBuckets{INT64_MIN, -1};
 
 // The keys of a ruleset a merge keeps apart (sorted), by ruleset.
 using ApartKeys = std::map<int64_t, std::vector<uint64_t>>;
+// Postings taken out of ordinary blocks, by (ruleset, own bucket).
+using TakenPostings = std::map<std::pair<int64_t, int64_t>, std::vector<Posting>>;
+
+// One block of the merged run: its bucket's blocks gathered from the runs
+// by the thread that reads and writes the store, made into one (merged,
+// keys taken out, taken postings merged in) by a helper thread meanwhile.
+struct MergeJob {
+  int64_t ruleset = 0, bucket = 0;
+  std::vector<std::string> blocks;              // the runs' blocks of the bucket, oldest first
+  const std::vector<uint64_t>* take = nullptr;  // keys to take out (sorted)
+  std::vector<Posting> extra;                   // postings to merge in
+  // Made:
+  absl::Status status;
+  std::string data;            // "" when nothing is left
+  std::vector<Posting> taken;  // the postings of `take`'s keys
+};
+
+void Make(MergeJob& job) {
+  job.taken.clear();
+  if (job.blocks.size() == 1) {
+    job.data = std::move(job.blocks[0]);
+    if (job.take != nullptr) job.status = TakeKeys(&job.data, *job.take, &job.taken);
+  } else {
+    std::vector<absl::string_view> views(job.blocks.begin(), job.blocks.end());
+    absl::StatusOr<std::string> data = MergeBlocks(views, job.take, &job.taken);
+    if (!data.ok()) {
+      job.status = data.status();
+      return;
+    }
+    job.data = *std::move(data);
+  }
+  if (!job.status.ok() || job.extra.empty()) return;
+  std::sort(job.extra.begin(), job.extra.end());
+  const std::string extra = EncodePostings(job.extra.data(), job.extra.data() + job.extra.size());
+  absl::StatusOr<std::string> data = MergeBlocks({job.data, extra});
+  if (!data.ok()) {
+    job.status = data.status();
+    return;
+  }
+  job.data = *std::move(data);
+}
+
+// Makes a chunk of jobs on a thread of its own; joined before it goes.
+class Maker {
+ public:
+  ~Maker() { Join(); }
+  void Start(std::vector<MergeJob>* jobs) {
+    thread_ = std::thread([jobs] {
+      for (MergeJob& job : *jobs) Make(job);
+    });
+  }
+  void Join() {
+    if (thread_.joinable()) thread_.join();
+  }
+
+ private:
+  std::thread thread_;
+};
 
 // Merges the blocks of `runs` of the buckets in `buckets` into run
 // `merged`, adding their bytes to `bytes`. The postings of `apart`'s keys
-// are taken out (appended to `taken`, by (ruleset, own bucket)); each
-// merged block is passed to `amend` before it is written (a block left
-// empty is not).
+// are taken out (added to `taken`); the postings `merge_in` holds for a
+// block's (ruleset, bucket) are merged into it (and erased from it). A
+// block left empty is not written. The store is read and written on this
+// thread, a chunk of blocks at a time, while a helper thread makes the
+// chunk before (merging blocks was an eighth of the import's writer).
 absl::Status MergeBuckets(Store& store, const std::vector<int64_t>& runs, std::pair<int64_t, int64_t> buckets,
-                          int64_t merged, const ApartKeys& apart,
-                          std::map<std::pair<int64_t, int64_t>, std::vector<Posting>>* taken,
-                          const std::function<absl::Status(PostingRow&)>& amend, int64_t* bytes) {
+                          int64_t merged, const ApartKeys& apart, TakenPostings* taken, TakenPostings* merge_in,
+                          int64_t* bytes) {
   std::vector<RunReader> readers;
-  std::vector<const PostingRow*> at;  // each reader's current block
+  std::vector<PostingRow*> at;  // each reader's current block
   readers.reserve(runs.size());
   for (int64_t run : runs) {
     readers.emplace_back(store, run, buckets);
-    absl::StatusOr<const PostingRow*> row = readers.back().Next();
+    absl::StatusOr<PostingRow*> row = readers.back().Next();
     if (!row.ok()) return row.status();
     at.push_back(*row);
   }
-  std::vector<PostingRow> out;
+  constexpr size_t kChunk = 256;
+  std::vector<MergeJob> gathering, making;
   std::vector<size_t> with;  // the readers at the smallest (ruleset, bucket), oldest first
-  std::vector<absl::string_view> blocks;
-  std::vector<Posting> some;  // a block's postings taken out
-  auto flush = [&](bool last) -> absl::Status {
-    if (out.empty() || (!last && out.size() < 256)) return absl::OkStatus();
-    for (const PostingRow& row : out) *bytes += static_cast<int64_t>(row.data.size());
-    absl::Status s = store.AddPostings(merged, out);
-    out.clear();
-    return s;
+  // The next chunk of jobs from the readers (fewer at the end).
+  auto gather = [&]() -> absl::Status {
+    gathering.resize(kChunk);
+    size_t n = 0;
+    while (n < kChunk) {
+      with.clear();
+      for (size_t i = 0; i < at.size(); ++i) {
+        if (at[i] == nullptr) continue;
+        if (!with.empty()) {
+          const auto mine = std::make_pair(at[i]->ruleset, at[i]->bucket);
+          const auto best = std::make_pair(at[with[0]]->ruleset, at[with[0]]->bucket);
+          if (mine > best) continue;
+          if (mine < best) with.clear();
+        }
+        with.push_back(i);
+      }
+      if (with.empty()) break;
+      MergeJob& job = gathering[n++];
+      job.ruleset = at[with[0]]->ruleset;
+      job.bucket = at[with[0]]->bucket;
+      auto keys = apart.find(job.ruleset);
+      job.take = keys == apart.end() ? nullptr : &keys->second;
+      job.blocks.resize(with.size());
+      for (size_t k = 0; k < with.size(); ++k) job.blocks[k] = std::move(at[with[k]]->data);
+      job.extra.clear();
+      if (merge_in != nullptr) {
+        if (auto more = merge_in->find({job.ruleset, job.bucket}); more != merge_in->end()) {
+          job.extra = std::move(more->second);
+          merge_in->erase(more);
+        }
+      }
+      job.status = absl::OkStatus();
+      // The rows are taken: the readers may move on.
+      for (size_t i : with) {
+        absl::StatusOr<PostingRow*> next = readers[i].Next();
+        if (!next.ok()) return next.status();
+        at[i] = *next;
+      }
+    }
+    gathering.resize(n);
+    return absl::OkStatus();
   };
+  std::vector<PostingRow> out;
+  // The chunk made, written.
+  auto write = [&]() -> absl::Status {
+    out.clear();
+    for (MergeJob& job : making) {
+      if (!job.status.ok()) return job.status;
+      for (const Posting& p : job.taken) (*taken)[{job.ruleset, OwnBucket(p.key)}].push_back(p);
+      if (job.data.empty()) continue;
+      *bytes += static_cast<int64_t>(job.data.size());
+      out.push_back(PostingRow{job.ruleset, job.bucket, std::move(job.data)});
+    }
+    return out.empty() ? absl::OkStatus() : store.AddPostings(merged, out);
+  };
+  Maker maker;
   while (true) {
-    with.clear();
-    for (size_t i = 0; i < at.size(); ++i) {
-      if (at[i] == nullptr) continue;
-      if (!with.empty()) {
-        const auto mine = std::make_pair(at[i]->ruleset, at[i]->bucket);
-        const auto best = std::make_pair(at[with[0]]->ruleset, at[with[0]]->bucket);
-        if (mine > best) continue;
-        if (mine < best) with.clear();
-      }
-      with.push_back(i);
-    }
-    if (with.empty()) break;
-    const int64_t ruleset = at[with[0]]->ruleset;
-    auto keys = apart.find(ruleset);
-    const std::vector<uint64_t>* take = keys == apart.end() ? nullptr : &keys->second;
-    some.clear();
-    PostingRow row;
-    if (with.size() == 1) {
-      row = *at[with[0]];
-      if (take != nullptr) {
-        absl::Status s = TakeKeys(&row.data, *take, &some);
-        if (!s.ok()) return s;
-      }
-    } else {
-      blocks.clear();
-      for (size_t i : with) blocks.push_back(at[i]->data);
-      absl::StatusOr<std::string> data = MergeBlocks(blocks, take, &some);
-      if (!data.ok()) return data.status();
-      row = PostingRow{ruleset, at[with[0]]->bucket, *std::move(data)};
-    }
-    for (const Posting& p : some) (*taken)[{ruleset, OwnBucket(p.key)}].push_back(p);
-    absl::Status s = amend(row);
-    if (!s.ok()) return s;
-    if (!row.data.empty()) out.push_back(std::move(row));
-    s = flush(false);
-    if (!s.ok()) return s;
-    // The rows are copied or merged: the readers may move on.
-    for (size_t i : with) {
-      absl::StatusOr<const PostingRow*> next = readers[i].Next();
-      if (!next.ok()) return next.status();
-      at[i] = *next;
-    }
+    absl::Status s = gather();
+    maker.Join();
+    if (s.ok() && !making.empty()) s = write();
+    if (!s.ok() || gathering.empty()) return s;
+    std::swap(gathering, making);
+    maker.Start(&making);
   }
-  return flush(true);
 }
 
 }  // namespace
@@ -290,26 +360,10 @@ absl::StatusOr<RunRow> MergeRuns(Store& store, const std::vector<int64_t>& runs)
     keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
   }
   // Their postings in ordinary blocks, by (ruleset, own bucket).
-  std::map<std::pair<int64_t, int64_t>, std::vector<Posting>> taken;
+  TakenPostings taken;
   int64_t bytes = 0;
-  absl::Status s = MergeBuckets(
-      store, runs, kOrdinaryBuckets, *merged, apart, &taken, [](PostingRow&) { return absl::OkStatus(); }, &bytes);
-  if (s.ok()) {
-    s = MergeBuckets(
-        store, runs, kOwnBuckets, *merged, ApartKeys(), &taken,
-        [&](PostingRow& row) -> absl::Status {
-          auto more = taken.find({row.ruleset, row.bucket});
-          if (more == taken.end()) return absl::OkStatus();
-          std::sort(more->second.begin(), more->second.end());
-          const std::string extra = EncodePostings(more->second.data(), more->second.data() + more->second.size());
-          absl::StatusOr<std::string> data = MergeBlocks({row.data, extra});
-          if (!data.ok()) return data.status();
-          row.data = *std::move(data);
-          taken.erase(more);
-          return absl::OkStatus();
-        },
-        &bytes);
-  }
+  absl::Status s = MergeBuckets(store, runs, kOrdinaryBuckets, *merged, apart, &taken, nullptr, &bytes);
+  if (s.ok()) s = MergeBuckets(store, runs, kOwnBuckets, *merged, ApartKeys(), &taken, &taken, &bytes);
   if (s.ok() && !taken.empty()) {
     s = absl::InternalError("merging the position index: postings taken for an own block no run has");
   }
