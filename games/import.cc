@@ -359,13 +359,33 @@ absl::Status Importer::Write(Batch& batch) {
       if (ids[i] >= 0) SumExplorer(batch.games[i], &batch.explorer[batch.games[i].rules->digest]);
     }
   }
+  // The postings' blocks are made on a helper thread while the explorer's
+  // rows are written (the writer is the import's slower thread).
+  struct Run {
+    const PositionKeys* keys;
+    std::vector<KeyedGame>* postings;
+    int64_t ruleset;
+    std::vector<PostingRow> rows;
+  };
+  std::vector<Run> runs;
   for (auto& [digest, of_rules] : batch.postings) {
     if (of_rules.postings.empty()) continue;
     absl::StatusOr<const KnownRules*> known = rules_.Add(of_rules.keys->rules);
     if (!known.ok()) return known.status();
-    absl::Status s = WriteRun(*of_rules.keys->keys, of_rules.postings, (*known)->id, ids, &batch.run);
-    if (!s.ok()) return s;
+    runs.push_back(Run{of_rules.keys->keys.get(), &of_rules.postings, (*known)->id, {}});
   }
+  std::thread maker([&runs, &ids] {
+    for (Run& r : runs) RunBlocks(*r.keys, *r.postings, r.ruleset, ids, &r.rows);
+  });
+  absl::Status s = WriteExplorer(batch);
+  maker.join();
+  for (Run& r : runs) {
+    if (s.ok()) s = WriteRun(r.rows, &batch.run);
+  }
+  return s;
+}
+
+absl::Status Importer::WriteExplorer(Batch& batch) {
   std::vector<ExplorerRow> rows;
   for (auto& [digest, of_rules] : batch.explorer) {
     if (of_rules.empty()) continue;
@@ -397,8 +417,8 @@ void Importer::SumExplorer(const Pending& game, Batch::ExplorerRows* rows) {
   }
 }
 
-absl::Status Importer::WriteRun(const PositionKeys& keys, std::vector<KeyedGame>& postings, int64_t ruleset,
-                                const std::vector<int64_t>& ids, RunRow* run) {
+void Importer::RunBlocks(const PositionKeys& keys, std::vector<KeyedGame>& postings, int64_t ruleset,
+                         const std::vector<int64_t>& ids, std::vector<PostingRow>* rows) {
   // The postings (sorted by key, in the batch's order within a key: Hand)
   // of the games placed, named by id; the batch's order is the games' ids'
   // order (a group out of order is sorted: ids need not grow on every
@@ -409,31 +429,18 @@ absl::Status Importer::WriteRun(const PositionKeys& keys, std::vector<KeyedGame>
     if (id >= 0) postings[kept++] = KeyedGame{p.key, id << 1 | (p.tagged & 1)};
   }
   postings.resize(kept);
-  if (postings.empty()) return absl::OkStatus();
-  if (run->run == 0) {  // one run for the batch, made when it has postings
-    absl::StatusOr<int64_t> made_run = store_.NewRun();
-    if (!made_run.ok()) return made_run.status();
-    run->run = *made_run;
-  }
   // Each key's games counted: a key many games of the batch reach (the
   // start, the first plies) gets a block of its own, so a lookup of it
   // reads no other key's postings; the other keys make one block per
   // bucket. Own blocks that share a bucket (two keys alike but for the top
   // bit) are one block.
-  std::vector<PostingRow> rows;
   std::map<int64_t, std::vector<Posting>> own;  // by bucket
   std::vector<Posting> block;
   int64_t block_bucket = 0;
-  auto flush = [&](bool last) -> absl::Status {
-    if (!block.empty()) {
-      rows.push_back(PostingRow{ruleset, block_bucket, EncodePostings(block.data(), block.data() + block.size())});
-      block.clear();
-    }
-    if (rows.empty() || (!last && rows.size() < 512)) return absl::OkStatus();
-    for (const PostingRow& row : rows) run->bytes += static_cast<int64_t>(row.data.size());
-    absl::Status s = store_.AddPostings(run->run, rows);
-    rows.clear();
-    return s;
+  auto flush = [&] {
+    if (block.empty()) return;
+    rows->push_back(PostingRow{ruleset, block_bucket, EncodePostings(block.data(), block.data() + block.size())});
+    block.clear();
   };
   auto take = [&](size_t i, size_t j, std::vector<Posting>* to) {
     const size_t first = to->size();
@@ -473,24 +480,32 @@ absl::Status Importer::WriteRun(const PositionKeys& keys, std::vector<KeyedGame>
       take(i, j, &own[OwnBucket(key)]);
     } else {
       const int64_t bucket = keys.Bucket(key);
-      if (!block.empty() && bucket != block_bucket) {
-        absl::Status s = flush(false);
-        if (!s.ok()) return s;
-      }
+      if (bucket != block_bucket) flush();
       block_bucket = bucket;
       take(i, j, &block);
     }
     i = j;
   }
   for (auto& [bucket, mine] : own) {
-    absl::Status s = flush(false);
-    if (!s.ok()) return s;
+    flush();
     std::sort(mine.begin(), mine.end());
     block_bucket = bucket;
     block = std::move(mine);
   }
-  return flush(true);
+  flush();
 }
+
+absl::Status Importer::WriteRun(std::vector<PostingRow>& rows, RunRow* run) {
+  if (rows.empty()) return absl::OkStatus();
+  if (run->run == 0) {  // one run for the batch, made when it has postings
+    absl::StatusOr<int64_t> made_run = store_.NewRun();
+    if (!made_run.ok()) return made_run.status();
+    run->run = *made_run;
+  }
+  for (const PostingRow& row : rows) run->bytes += static_cast<int64_t>(row.data.size());
+  return store_.AddPostings(run->run, rows);
+}
+
 
 Importer::~Importer() {
   if (reviewing_ != nullptr) {

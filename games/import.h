@@ -141,10 +141,16 @@ class Importer {
   // The writer: the batch in one transaction, or nothing of it.
   absl::Status WriteBatch(Batch& batch);
   absl::Status Write(Batch& batch);
-  // Writes the batch's postings of one ruleset into the batch's run (made
-  // by the first call).
-  absl::Status WriteRun(const PositionKeys& keys, std::vector<KeyedGame>& postings, int64_t ruleset,
-                        const std::vector<int64_t>& ids, RunRow* run);
+  // The blocks of the batch's postings of one ruleset (sorted by key:
+  // Hand) of the games placed, named by id (ids as Place leaves them):
+  // work without the store, done on a helper thread while the writer
+  // writes the explorer's rows.
+  static void RunBlocks(const PositionKeys& keys, std::vector<KeyedGame>& postings, int64_t ruleset,
+                        const std::vector<int64_t>& ids, std::vector<PostingRow>* rows);
+  // Writes the batch's explorer rows.
+  absl::Status WriteExplorer(Batch& batch);
+  // Writes blocks into the batch's run (made by the first call with some).
+  absl::Status WriteRun(std::vector<PostingRow>& rows, RunRow* run);
   // After a batch is committed, the writer merges the import's newest runs
   // as LevelMergeStart says, each merge in a transaction of its own.
   absl::Status MergeLevels();
