@@ -1327,6 +1327,12 @@ absl::StatusOr<std::unique_ptr<games::Store>> OpenSqliteStore(const std::string&
     return absl::NotFoundError(
         absl::StrCat("no game database at ", path, "; import games first (scribe db import --db ", path, " FILE)"));
   }
+  // SQLite's memory statistics off (nothing here reads them): kept on, each
+  // of its allocations takes a process-wide mutex. Set before the library's
+  // first use; if it was used already, the call is refused and changes
+  // nothing.
+  static const int configured = sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+  (void)configured;
   sqlite3* raw = nullptr;
   const int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE |
                     (mode == OpenMode::kCreate ? SQLITE_OPEN_CREATE : 0);
