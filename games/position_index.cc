@@ -269,14 +269,18 @@ absl::Status MergeBuckets(Store& store, const std::vector<int64_t>& runs, std::p
     if (!row.ok()) return row.status();
     at.push_back(*row);
   }
+  // A chunk: 256 blocks, fewer where their bytes pass 4 MiB (a key's own
+  // blocks from a million games run to hundreds of KB each): two chunks
+  // are in memory at a time, besides each reader's slice.
   constexpr size_t kChunk = 256;
+  constexpr size_t kChunkBytes = size_t{4} << 20;
   std::vector<MergeJob> gathering, making;
   std::vector<size_t> with;  // the readers at the smallest (ruleset, bucket), oldest first
   // The next chunk of jobs from the readers (fewer at the end).
   auto gather = [&]() -> absl::Status {
     gathering.resize(kChunk);
-    size_t n = 0;
-    while (n < kChunk) {
+    size_t n = 0, chunk_bytes = 0;
+    while (n < kChunk && chunk_bytes < kChunkBytes) {
       with.clear();
       for (size_t i = 0; i < at.size(); ++i) {
         if (at[i] == nullptr) continue;
@@ -295,7 +299,10 @@ absl::Status MergeBuckets(Store& store, const std::vector<int64_t>& runs, std::p
       auto keys = apart.find(job.ruleset);
       job.take = keys == apart.end() ? nullptr : &keys->second;
       job.blocks.resize(with.size());
-      for (size_t k = 0; k < with.size(); ++k) job.blocks[k] = std::move(at[with[k]]->data);
+      for (size_t k = 0; k < with.size(); ++k) {
+        job.blocks[k] = std::move(at[with[k]]->data);
+        chunk_bytes += job.blocks[k].size();
+      }
       job.extra.clear();
       if (merge_in != nullptr) {
         if (auto more = merge_in->find({job.ruleset, job.bucket}); more != merge_in->end()) {
