@@ -191,22 +191,20 @@ absl::StatusOr<std::string> MergeBlocks(const std::vector<absl::string_view>& bl
   return out;
 }
 
-void SortByKey(std::vector<KeyedGame>* postings, std::vector<KeyedGame>* scratch) {
-  const size_t n = postings->size();
-  if (n < 2) return;
+namespace {
+
+// Sorts the n entries at `from` by key, stably, a byte a pass through `to`
+// (room for n): returns where they end, `from` or `to`.
+KeyedGame* RadixSort(KeyedGame* from, KeyedGame* to, size_t n) {
+  if (n < 2) return from;
   // One pass counts every byte's values; a byte whose count is n for one
   // value is the same in every key and needs no pass.
-  std::vector<std::array<size_t, 256>> counts(8);
+  std::array<std::array<size_t, 256>, 8> counts;
   for (auto& c : counts) c.fill(0);
-  for (const KeyedGame& p : *postings) {
-    for (int b = 0; b < 8; ++b) ++counts[b][(p.key >> (8 * b)) & 0xff];
+  for (size_t i = 0; i < n; ++i) {
+    const uint64_t key = from[i].key;
+    for (int b = 0; b < 8; ++b) ++counts[b][(key >> (8 * b)) & 0xff];
   }
-  // The same capacity as `postings`: the two swap when the passes are odd,
-  // and each keeps room for the next batch.
-  scratch->reserve(postings->capacity());
-  scratch->resize(n);
-  KeyedGame* from = postings->data();
-  KeyedGame* to = scratch->data();
   for (int b = 0; b < 8; ++b) {
     std::array<size_t, 256>& c = counts[b];
     if (std::find(c.begin(), c.end(), n) != c.end()) continue;
@@ -219,7 +217,39 @@ void SortByKey(std::vector<KeyedGame>* postings, std::vector<KeyedGame>* scratch
     for (size_t i = 0; i < n; ++i) to[c[(from[i].key >> (8 * b)) & 0xff]++] = from[i];
     std::swap(from, to);
   }
-  if (from != postings->data()) postings->swap(*scratch);
+  return from;
+}
+
+}  // namespace
+
+void SortByKey(std::vector<KeyedGame>* postings, std::vector<KeyedGame>* scratch) {
+  const size_t n = postings->size();
+  if (n < 2) return;
+  // The same capacity as `postings`: the two swap when the passes end in
+  // the scratch, and each keeps room for the next batch.
+  scratch->reserve(postings->capacity());
+  scratch->resize(n);
+  KeyedGame* a = postings->data();
+  KeyedGame* b = scratch->data();
+  // Hash keys (the top bit set) sort after every rank: the two kinds are
+  // put apart first (stably), each then sorted on the bytes its keys do
+  // not share. Sorted together, a game's last position (a hash) among the
+  // ranks made every byte vary: eight passes where ranks under 2^32 need
+  // four.
+  size_t ranks = 0;
+  for (size_t i = 0; i < n; ++i) ranks += (a[i].key >> 63) == 0;
+  if (ranks != 0 && ranks != n) {
+    size_t low = 0, high = ranks;
+    for (size_t i = 0; i < n; ++i) ((a[i].key >> 63) == 0 ? b[low++] : b[high++]) = a[i];
+    std::swap(a, b);
+  }
+  KeyedGame* low = RadixSort(a, b, ranks);
+  KeyedGame* high = RadixSort(a + ranks, b + ranks, n - ranks);
+  // Both parts in one buffer: the smaller copied to the larger's.
+  KeyedGame* base = ranks >= n - ranks ? low : high - ranks;
+  if (low != base) std::copy(low, low + ranks, base);
+  if (high != base + ranks) std::copy(high, high + (n - ranks), base + ranks);
+  if (base != postings->data()) postings->swap(*scratch);
 }
 
 std::string EncodePostings(const Posting* begin, const Posting* end) {

@@ -251,16 +251,27 @@ TEST(PositionKeysTest, RanksAreDistinctPerPositionAndSideAndFinishedGamesHash) {
 }
 
 // The import's sort: by key, equal keys in the order given (what
-// std::stable_sort does), for ranks (high bytes shared: passes skipped)
-// and hashes (every byte varies), reusing its scratch.
+// std::stable_sort does), for ranks (high bytes shared: passes skipped),
+// hashes (every byte varies) and both mixed (as a batch's postings are:
+// a game's last position is a hash; the two kinds are sorted apart),
+// reusing its scratch.
 RC_GTEST_PROP(PostingsProperties, SortByKeyIsAStableSortByKey, ()) {
   std::vector<KeyedGame> scratch;
-  for (int round = 0; round < 2; ++round) {
-    const bool hashed = *rc::gen::arbitrary<bool>();
+  for (int round = 0; round < 3; ++round) {
+    // Which keys are hashes: none, all, or `share` of each six (fewer or
+    // more than the ranks).
+    const int kind = *rc::gen::inRange(0, 3);
+    const size_t share = *rc::gen::inRange<size_t>(1, 6);
+    // Ranks of `width` bits from bit `shift`: varying in one byte to
+    // three (passes odd or even: the two kinds' sorts may end in
+    // different buffers).
+    const int width = *rc::gen::inRange(1, 17);
+    const int shift = *rc::gen::inRange(0, 41);
     const auto keys = *rc::gen::container<std::vector<uint64_t>>(rc::gen::inRange<uint64_t>(0, 300));
     std::vector<KeyedGame> postings;
     for (size_t i = 0; i < keys.size(); ++i) {
-      const uint64_t key = hashed ? (keys[i] * 0x9e3779b97f4a7c15ull) | (uint64_t{1} << 63) : keys[i] << 20;
+      const bool hashed = kind == 1 || (kind == 2 && i % 6 < share);
+      const uint64_t key = hashed ? (keys[i] * 0x9e3779b97f4a7c15ull) | (uint64_t{1} << 63) : (keys[i] & ((uint64_t{1} << width) - 1)) << shift;
       postings.push_back(KeyedGame{key, static_cast<int64_t>(i)});
     }
     std::vector<KeyedGame> expected = postings;
