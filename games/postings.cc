@@ -253,25 +253,34 @@ void SortByKey(std::vector<KeyedGame>* postings, std::vector<KeyedGame>* scratch
 }
 
 std::string EncodePostings(const Posting* begin, const Posting* end) {
-  std::string out;
-  out.reserve(static_cast<size_t>(end - begin) * 4);
-  if (begin == end) return out;
+  if (begin == end) return std::string();
+  // Written into a buffer with room for the longest varints (the first
+  // key; a group's key and count; a game each), then copied out at its
+  // length: the thread's buffer, kept for its next block, up to 1 MiB; a
+  // buffer of the block's own past it (a key's own block from a million
+  // games), so no thread keeps more.
+  thread_local std::string kept;
+  std::string own;
+  const size_t most = 10 + static_cast<size_t>(end - begin) * 30;
+  std::string& buffer = most <= (size_t{1} << 20) ? kept : own;
+  if (buffer.size() < most) buffer.resize(most);
+  char* at = buffer.data();
   uint64_t prev_key = begin->key;
-  PutVarint(&out, prev_key);
+  at = PutVarintAt(at, prev_key);
   for (const Posting* p = begin; p != end;) {
     const Posting* q = p;
     while (q != end && q->key == p->key) ++q;
     const uint64_t count = static_cast<uint64_t>(q - p);
-    PutVarint(&out, (p->key - prev_key) << 1 | (count == 1));
-    if (count != 1) PutVarint(&out, count);
+    at = PutVarintAt(at, (p->key - prev_key) << 1 | (count == 1));
+    if (count != 1) at = PutVarintAt(at, count);
     int64_t prev_game = 0;
     for (; p != q; ++p) {
-      PutVarint(&out, static_cast<uint64_t>(p->game - prev_game) << 1 | p->shallow);
+      at = PutVarintAt(at, static_cast<uint64_t>(p->game - prev_game) << 1 | p->shallow);
       prev_game = p->game;
     }
     prev_key = q[-1].key;
   }
-  return out;
+  return std::string(buffer.data(), at);
 }
 
 absl::Status DecodePostings(absl::string_view block, std::vector<Posting>* out) {

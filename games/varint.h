@@ -20,6 +20,17 @@ inline void PutVarint(std::string* out, uint64_t v) {
   out->push_back(static_cast<char>(v));
 }
 
+// PutVarint into a buffer with room (10 bytes a varint at most); returns
+// the end.
+inline char* PutVarintAt(char* at, uint64_t v) {
+  while (v >= 0x80) {
+    *at++ = static_cast<char>((v & 0x7f) | 0x80);
+    v >>= 7;
+  }
+  *at++ = static_cast<char>(v);
+  return at;
+}
+
 inline void PutString(std::string* out, absl::string_view s) {
   PutVarint(out, s.size());
   out->append(s.data(), s.size());

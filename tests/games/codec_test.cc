@@ -550,5 +550,26 @@ RC_GTEST_PROP(PostingsProperties, BlocksDecodeToWhatWasEncoded, ()) {
   }
 }
 
+// A block too big for the encoder's kept buffer (over 1 MiB of room: a
+// key's own block from a million games) is written in a buffer of its
+// own; the small blocks before and after it, in the kept one, are not
+// disturbed by it.
+TEST(PostingsTest, BlocksBigAndSmallInTurnDecodeToWhatWasEncoded) {
+  auto block_of = [](uint64_t key, int64_t games) {
+    std::vector<Posting> postings;
+    for (int64_t g = 1; g <= games; ++g) postings.push_back(Posting{key + static_cast<uint64_t>(g % 3), 7 * g, g % 2 == 0});
+    std::sort(postings.begin(), postings.end());
+    return postings;
+  };
+  for (const int64_t games : {5, 40000, 3, 100000, 1}) {
+    const std::vector<Posting> postings = block_of(static_cast<uint64_t>(games), games);
+    const std::string block = EncodePostings(postings.data(), postings.data() + postings.size());
+    std::vector<Posting> back;
+    ASSERT_TRUE(DecodePostings(block, &back).ok()) << games;
+    EXPECT_EQ(back, postings) << games;
+    EXPECT_LT(block.size(), postings.size() * 4) << games;
+  }
+}
+
 }  // namespace
 }  // namespace scribe::games
