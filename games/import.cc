@@ -506,7 +506,6 @@ absl::Status Importer::WriteRun(std::vector<PostingRow>& rows, RunRow* run) {
   return store_.AddPostings(run->run, rows);
 }
 
-
 Importer::~Importer() {
   if (reviewing_ != nullptr) {
     for (std::thread& t : reviewing_->threads) t.join();

@@ -98,7 +98,9 @@ absl::StatusOr<std::vector<PostedGame>> LookUp(Store& store, const KnownRules& k
 // (kApartSetting): the ordinary buckets are merged first, the postings of
 // keys with an own block in any of the runs taken out of them, then the
 // own buckets, those postings merged in. Reads a slice of blocks of each
-// run at a time. Returns the new run and its bytes.
+// run at a time, and merges a chunk of blocks on a helper thread while the
+// store is read and written for the next and the last (the store is used
+// on the calling thread only). Returns the new run and its bytes.
 absl::StatusOr<RunRow> MergeRuns(Store& store, const std::vector<int64_t>& runs);
 
 // Merging as an import goes (size-tiered, as log-structured stores do): a
