@@ -55,7 +55,7 @@ int CmdAnnotate(const AnnotateOptions& o) {
   // Annotate only what is whole and legal, as convert does; the positions
   // kept by the referee are the ones annotated.
   JudgedFile file = JudgeFile(o.file, text, InputFormat(o.from, o.file, text), *io,
-                              {.referee = {.build_replay = false, .keep_positions = true}});
+                              {.referee = {.build_replay = false, .keep_positions = true}, .limits = {}});
   if (!file.report.valid()) {
     for (const v1::Finding& finding : file.report.findings()) std::cerr << FindingToText(o.file, finding) << "\n";
     std::cerr << "scribe: annotate: " << o.file << " is not a legal record; nothing written\n";
