@@ -12,16 +12,7 @@
 
 namespace scribe::games {
 
-inline void PutVarint(std::string* out, uint64_t v) {
-  while (v >= 0x80) {
-    out->push_back(static_cast<char>((v & 0x7f) | 0x80));
-    v >>= 7;
-  }
-  out->push_back(static_cast<char>(v));
-}
-
-// PutVarint into a buffer with room (10 bytes a varint at most); returns
-// the end.
+// `v` into a buffer with room (10 bytes a varint at most); returns the end.
 inline char* PutVarintAt(char* at, uint64_t v) {
   while (v >= 0x80) {
     *at++ = static_cast<char>((v & 0x7f) | 0x80);
@@ -29,6 +20,11 @@ inline char* PutVarintAt(char* at, uint64_t v) {
   }
   *at++ = static_cast<char>(v);
   return at;
+}
+
+inline void PutVarint(std::string* out, uint64_t v) {
+  char bytes[10];
+  out->append(bytes, PutVarintAt(bytes, v));
 }
 
 inline void PutString(std::string* out, absl::string_view s) {
