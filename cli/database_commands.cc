@@ -178,8 +178,15 @@ int CmdImport(const ImportOptions& o) {
   std::cout << "\n";
   if (!failed.ok()) {
     std::cerr << "scribe: db import: " << TerminalText(failed.message());
-    std::cerr << "; the games counted above are kept, and nothing of a batch not counted; run the same import "
-                 "again to complete it\n";
+    if (c.in_doubt_records > 0) {
+      std::cerr << "; the games counted above are kept; the batch whose commit went unanswered ("
+                << c.in_doubt_records << " records, " << c.in_doubt
+                << " new games) may be kept too; nothing of any other batch; run the same import again to "
+                   "complete it\n";
+    } else {
+      std::cerr << "; the games counted above are kept, and nothing of a batch not counted; run the same import "
+                   "again to complete it\n";
+    }
     return kExitUsage;
   }
   if (Interrupted()) {

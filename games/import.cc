@@ -226,6 +226,10 @@ absl::Status Importer::Wait() {
     counts_.duplicates += writing_.counts.duplicates;
     counts_.reviewed += writing_.counts.reviewed;
   }
+  if (writing_.in_doubt) {
+    counts_.in_doubt_records += static_cast<int64_t>(writing_.games.size());
+    counts_.in_doubt += writing_.counts.added;
+  }
   if (!written_.ok() && failed_.ok()) failed_ = written_;
   // Written or rolled back, the batch is gone; its buffers are kept for
   // the next one.
@@ -234,6 +238,7 @@ absl::Status Importer::Wait() {
   for (auto& [digest, rows] : writing_.explorer) rows.clear();
   writing_.counts = ImportCounts{};
   writing_.committed = false;
+  writing_.in_doubt = false;
   return failed_;
 }
 
@@ -259,6 +264,7 @@ absl::Status Importer::WriteBatch(Batch& batch) {
                                                 first.file, " record ", first.index + 1,
                                                 ", which is kept)"));
   }
+  batch.in_doubt = IsCommitInDoubt(s);
   (void)store_.Rollback();
   rules_.Forget();
   return absl::Status(s.code(), absl::StrCat(s.message(), " (writing the batch of ", batch.games.size(),

@@ -79,6 +79,13 @@ struct ImportCounts {
   // Records without a source (file "") of a game already stored, or
   // earlier in the batch: nothing stored.
   int64_t duplicates = 0;
+  // A batch whose commit was sent but never answered (the connection
+  // broke: IsCommitInDoubt): its records and the new games it would add,
+  // kept or not (no one can tell until the server is asked again), in no
+  // count above. Importing the same files again completes the import
+  // either way.
+  int64_t in_doubt_records = 0;
+  int64_t in_doubt = 0;
 };
 
 class Importer {
@@ -128,6 +135,7 @@ class Importer {
     ImportCounts counts;  // what writing it did
     RunRow run;           // the run written (run 0: none), and its bytes
     bool committed = false;  // its transaction committed (a merge after it may fail)
+    bool in_doubt = false;   // its COMMIT went unanswered
   };
   // Waits for the batch being written, then hands filling_ to a writer
   // thread: the next batch is judged, keyed and reviewed while this one is

@@ -15,6 +15,12 @@
 // (disk full), PERMISSION_DENIED (read-only), DATA_LOSS (not a Scribe
 // database, corrupt), FAILED_PRECONDITION (made by a newer Scribe); every
 // message names the database (Store::Name()).
+//
+// A Commit whose answer never came (PostgreSQL's connection broke after
+// COMMIT was sent) may or may not have kept the write: no client can know
+// until it asks the server again. Such a Commit fails UNAVAILABLE marked
+// by MarkCommitInDoubt; IsCommitInDoubt tells it from a Commit that
+// surely kept nothing.
 #ifndef SCRIBE_GAMES_STORE_H_
 #define SCRIBE_GAMES_STORE_H_
 
@@ -26,8 +32,21 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/cord.h"
+#include "absl/strings/string_view.h"
 
 namespace scribe::games {
+
+inline constexpr absl::string_view kCommitInDoubtPayload = "scribe.dev/commit-in-doubt";
+
+inline absl::Status MarkCommitInDoubt(absl::Status status) {
+  status.SetPayload(kCommitInDoubtPayload, absl::Cord("1"));
+  return status;
+}
+
+inline bool IsCommitInDoubt(const absl::Status& status) {
+  return status.GetPayload(kCommitInDoubtPayload).has_value();
+}
 
 // A ruleset the database holds games of: its digest (the identity of the
 // rules) and, in `reference`, the rules as text (engine/ruleset.h

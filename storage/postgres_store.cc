@@ -520,6 +520,9 @@ class PostgresStore final : public games::Store {
   absl::Status Command(const char* sql);
   // Runs `body` in a transaction: the write's when one is open, else its own.
   absl::Status Atomically(const std::function<absl::Status()>& body);
+  // COMMIT; when the connection breaks before its answer, UNAVAILABLE
+  // marked games::MarkCommitInDoubt.
+  absl::StatusOr<Result> SendCommit();
   // Streams `sql`'s rows through a cursor, `kFetchRows` at a time.
   absl::Status Scan(const std::string& sql, const Params& params,
                     const std::function<bool(const PGresult*, int row)>& visit);
@@ -620,11 +623,25 @@ absl::Status PostgresStore::Command(const char* sql) {
   return Check(PQexec(conn_, sql), sql).status();
 }
 
+absl::StatusOr<Result> PostgresStore::SendCommit() {
+  // (Not Ready(): a new connection has no transaction to commit.)
+  if (PQstatus(conn_) != CONNECTION_OK) {
+    return absl::UnavailableError(absl::StrCat("lost the connection to ", name_, "; nothing was written"));
+  }
+  absl::StatusOr<Result> committed = Check(PQexec(conn_, "COMMIT"), "COMMIT");
+  if (committed.ok() || PQstatus(conn_) == CONNECTION_OK) return committed;
+  // COMMIT went out and no answer came back: the server may have made the
+  // write durable before the connection broke, or not.
+  return games::MarkCommitInDoubt(absl::UnavailableError(
+      absl::StrCat("lost the connection to ", name_, " while committing, before the server answered: ",
+                   OneLine(PQerrorMessage(conn_)), "; that write may or may not be kept; is the server running?")));
+}
+
 absl::Status PostgresStore::Atomically(const std::function<absl::Status()>& body) {
   if (in_write_ || PQtransactionStatus(conn_) != PQTRANS_IDLE) return body();
   SCRIBE_RETURN_IF_ERROR(Command("BEGIN"));
   absl::Status status = body();
-  if (status.ok()) return Command("COMMIT");
+  if (status.ok()) return SendCommit().status();
   if (PQstatus(conn_) == CONNECTION_OK) (void)Command("ROLLBACK");
   return status;
 }
@@ -721,7 +738,7 @@ absl::Status PostgresStore::OpenSchema(OpenMode mode) {
 absl::Status PostgresStore::Migrate(OpenMode mode) {
   SCRIBE_RETURN_IF_ERROR(Command("BEGIN"));
   absl::Status status = MigrateLocked(mode);
-  if (status.ok()) return Command("COMMIT");
+  if (status.ok()) return SendCommit().status();
   if (PQstatus(conn_) == CONNECTION_OK) (void)Command("ROLLBACK");
   return status;
 }
@@ -818,7 +835,7 @@ absl::Status PostgresStore::Commit() {
     (void)Command("ROLLBACK");
     return absl::AbortedError(absl::StrCat(name_, ": a statement of this write failed; nothing was written"));
   }
-  SCRIBE_ASSIGN_OR_RETURN(Result result, Check(PQexec(conn_, "COMMIT"), "COMMIT"));
+  SCRIBE_ASSIGN_OR_RETURN(Result result, SendCommit());
   // COMMIT of a failed transaction answers ROLLBACK, not an error.
   if (absl::string_view(PQcmdStatus(result.get())) == "ROLLBACK") {
     return absl::AbortedError(absl::StrCat(name_, ": the write failed and was rolled back"));

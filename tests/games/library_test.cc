@@ -30,6 +30,8 @@
 #include "storage/sqlite_store.h"
 #include "tests/common/random_judged.h"
 #include "tests/common/test_rules.h"
+#include "tests/storage/cut_proxy.h"
+#include "tests/storage/postgres_server.h"
 #include "tests/storage/test_backends.h"
 
 namespace scribe::games {
@@ -181,7 +183,7 @@ TEST_P(LibraryTest, ImportWithReviewsStoresEachGamesOwnFigures) {
     auto want = analyzer.Analyze(records[i]);
     ASSERT_TRUE(want.ok() && want->review.has_value());
     for (Side side : {kLight, kDark}) {
-      SCOPED_TRACE(testing::Message() << "game " << i << " side " << side);
+      SCOPED_TRACE(::testing::Message() << "game " << i << " side " << side);
       ASSERT_TRUE((*rows)[i].figures[side].has_value());
       EXPECT_EQ((*rows)[i].figures[side]->accuracy, want->review->players[side].accuracy);
       EXPECT_EQ((*rows)[i].figures[side]->error_rate, want->review->players[side].error_rate);
@@ -696,6 +698,62 @@ TEST(ImportFaultTest, AFullDiskWhileMergingKeepsTheBatchItFollows) {
   }
   EXPECT_TRUE(seen) << "below the smallest cap that fits (" << fits << " pages), none let the last batch in and kept the merge out";
   std::filesystem::remove_all(dir);
+}
+
+// A batch whose COMMIT the PostgreSQL server took but never answered (the
+// connection broke in between; tests/storage/cut_proxy.h): the import
+// fails, counts that batch apart as in doubt (its games are in fact kept
+// here), and the same import again adds exactly the rest.
+TEST(ImportInDoubtTest, ABatchWhoseCommitWentUnansweredIsCountedApartAndTheSameImportCompletesIt) {
+  auto server = scribe::testing::PostgresServer::Shared();
+  ASSERT_TRUE(server.ok()) << server.status();
+  auto url = (*server)->NewDatabase();
+  ASSERT_TRUE(url.ok()) << url.status();
+  std::vector<JudgedRecord> records;
+  for (uint64_t seed = 0; seed < 90; ++seed) records.push_back(RandomJudged("finkel", seed, 60));
+  ImportOptions options;
+  options.batch_games = 30;
+  const auto import = [&](Store& store, size_t n, absl::Status* status) {
+    auto importer = Importer::Start(store, options);
+    EXPECT_TRUE(importer.ok()) << importer.status();
+    if (!importer.ok()) return ImportCounts{};
+    *status = absl::OkStatus();
+    for (size_t i = 0; i < n && status->ok(); ++i) *status = (*importer)->Add(records[i], "games.tsn", i);
+    if (status->ok()) *status = (*importer)->Finish();
+    return (*importer)->counts();
+  };
+  {  // a database with its settings made, its explorer depth committed
+    auto store = storage::OpenStore(*url, storage::OpenMode::kCreate);
+    ASSERT_TRUE(store.ok()) << store.status();
+    absl::Status status;
+    EXPECT_EQ(import(**store, 0, &status).added, 0);
+    ASSERT_TRUE(status.ok()) << status;
+  }
+  auto proxy = scribe::testing::CutProxy::Start((*server)->port());
+  ASSERT_TRUE(proxy.ok()) << proxy.status();
+  auto store = storage::OpenStore((*proxy)->Through(*url), storage::OpenMode::kExisting);
+  ASSERT_TRUE(store.ok()) << store.status();
+  // The first batch's COMMIT is the import's first (the depth is set).
+  (*proxy)->Arm(scribe::testing::CutProxy::Cut::kAfterTheServerAnswered);
+  absl::Status status;
+  const ImportCounts cut = import(**store, 90, &status);
+  EXPECT_EQ((*proxy)->cuts(), 1);
+  EXPECT_EQ(status.code(), absl::StatusCode::kUnavailable) << status;
+  EXPECT_NE(status.message().find("may or may not be kept"), std::string::npos) << status;
+  EXPECT_EQ(cut.added, 0);
+  EXPECT_EQ(cut.known_sources, 0);
+  EXPECT_EQ(cut.in_doubt_records, 30);
+  EXPECT_EQ(cut.in_doubt, 30);
+  auto direct = storage::OpenStore(*url, storage::OpenMode::kExisting);
+  ASSERT_TRUE(direct.ok()) << direct.status();
+  EXPECT_EQ((*direct)->CountGames({}).value_or(-1), 30);  // it was kept
+  const ImportCounts again = import(**direct, 90, &status);
+  ASSERT_TRUE(status.ok()) << status;
+  EXPECT_EQ(again.known_sources, 30);
+  EXPECT_EQ(again.added, 60);
+  EXPECT_EQ(again.in_doubt_records, 0);
+  EXPECT_EQ((*direct)->CountGames({}).value_or(-1), 90);
+  CheckSearchAndExplore(**direct, records, "finkel");
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, LibraryTest, ::testing::ValuesIn(storage::TestBackends()),

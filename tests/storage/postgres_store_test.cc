@@ -23,6 +23,7 @@
 #include "absl/strings/str_cat.h"
 #include "games/store.h"
 #include "storage/open_store.h"
+#include "tests/storage/cut_proxy.h"
 #include "tests/storage/postgres_server.h"
 #include "tests/storage/store_test_util.h"
 
@@ -504,10 +505,44 @@ TEST(PostgresServerGoneTest, ServerKilledMidCallIsUnavailableThenTheStoreReconne
   ASSERT_OK(server->Kill());
   const auto add = store->AddGame(MakeGame(1, "e", "f", "", 2));
   EXPECT_EQ(add.status().code(), absl::StatusCode::kUnavailable) << add.status();
-  EXPECT_EQ(store->Commit().code(), absl::StatusCode::kUnavailable);
+  // The write's connection broke before COMMIT: surely nothing kept.
+  const absl::Status commit = store->Commit();
+  EXPECT_EQ(commit.code(), absl::StatusCode::kUnavailable) << commit;
+  EXPECT_FALSE(games::IsCommitInDoubt(commit)) << commit;
   EXPECT_OK(store->Rollback());
   ASSERT_OK(server->Restart());
   EXPECT_EQ(store->CountGames({}).value_or(-1), 2500);
+}
+
+// A COMMIT whose answer is lost: kept or not, the store cannot know, and
+// says so (games::IsCommitInDoubt). (A write whose connection broke
+// before its COMMIT is not in doubt: ServerKilledMidCall... .) The proxy breaks the connection at the COMMIT, on either side of
+// the server's taking it.
+TEST_F(PostgresStoreTest, ACommitWhoseAnswerIsLostIsInDoubtKeptOrNot) {
+  ASSERT_OK_AND_ASSIGN(auto proxy, scribe::testing::CutProxy::Start(server_->port()));
+  ASSERT_OK_AND_ASSIGN(auto store, OpenPostgresStore(proxy->Through(url_), OpenMode::kExisting));
+  using Cut = scribe::testing::CutProxy::Cut;
+  for (const Cut cut : {Cut::kAfterTheServerAnswered, Cut::kBeforeTheServerHasIt}) {
+    const bool answered = cut == Cut::kAfterTheServerAnswered;
+    SCOPED_TRACE(answered ? "the server answered" : "the server never had it");
+    const std::string before = Sql1("SELECT count(*) FROM games");
+    ASSERT_OK(store->BeginWrite());
+    ASSERT_TRUE(store->AddGame(MakeGame(1, "ann", "bob", "2026-01-01", 1)).ok());
+    proxy->Arm(cut);
+    const int cuts = proxy->cuts();
+    const absl::Status commit = store->Commit();
+    EXPECT_EQ(proxy->cuts(), cuts + 1);
+    EXPECT_EQ(commit.code(), absl::StatusCode::kUnavailable) << commit;
+    EXPECT_TRUE(games::IsCommitInDoubt(commit)) << commit;
+    EXPECT_NE(commit.message().find("while committing, before the server answered"), std::string::npos) << commit;
+    EXPECT_NE(commit.message().find("may or may not be kept"), std::string::npos) << commit;
+    EXPECT_NE(commit.message().find(store->Name()), std::string::npos) << commit;
+    EXPECT_OK(store->Rollback());
+    // Both outcomes happen: that is why the store cannot say which.
+    EXPECT_EQ(Sql1("SELECT count(*) FROM games"), std::to_string(std::stoll(before) + (answered ? 1 : 0)));
+    // The store reconnects for the next call.
+    EXPECT_EQ(store->CountGames({}).value_or(-1), std::stoll(before) + (answered ? 1 : 0));
+  }
 }
 
 // ---------------------------------------------------------------------------
