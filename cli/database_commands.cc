@@ -100,6 +100,16 @@ struct ImportOptions {
   int batch = 16000;
 };
 
+// After an import that stopped before its end: what it left undone (as
+// the database says, when it can: another importer may have built them).
+void IndexesLeft(const games::Importer& importer, games::Store& store) {
+  if (!importer.search_indexes_deferred()) return;
+  const absl::StatusOr<bool> still = games::SearchIndexesDeferred(store);
+  if (still.ok() && !*still) return;
+  std::cerr << "scribe: db import: the indexes of searches by player, event and date are not built yet (the next "
+               "import that finishes builds them); until then those searches read every game\n";
+}
+
 int CmdImport(const ImportOptions& o) {
   for (const std::string& f : o.files) {
     if (f == "-") return DatabaseError("import", absl::InvalidArgumentError("import reads files, not standard input (a source is a file and its record index)"));
@@ -118,6 +128,7 @@ int CmdImport(const ImportOptions& o) {
   games::ImportOptions options;
   options.batch_games = o.batch;
   options.analyzer = analyzer.get();
+  options.defer_search_indexes = true;  // into a database without games
   auto importer = games::Importer::Start(**store, options);
   if (!importer.ok()) return DatabaseError("import", importer.status());
   const StopCheck interrupted = StopOnInterrupt();
@@ -187,10 +198,12 @@ int CmdImport(const ImportOptions& o) {
       std::cerr << "; the games counted above are kept, and nothing of a batch not counted; run the same import "
                    "again to complete it\n";
     }
+    IndexesLeft(**importer, **store);
     return kExitUsage;
   }
   if (Interrupted()) {
     std::cerr << "scribe: db import: interrupted; the games counted above are kept\n";
+    IndexesLeft(**importer, **store);
     return kExitInterrupted;
   }
   if (!all_read) return kExitUsage;

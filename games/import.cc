@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <functional>
 #include <map>
 #include <tuple>
 #include <utility>
@@ -35,6 +36,18 @@ constexpr char kDepthSetting[] = "explorer_depth";
 // The form of the database's identity bytes (game_codec.h): set by the
 // schema's migrations, "1" where games were stored before version 2.
 constexpr char kIdentitySetting[] = "identity";
+// "deferred" while the search indexes are dropped (an import's
+// defer_search_indexes), "built" once built again; unset before.
+constexpr char kSearchIndexesSetting[] = "search_indexes";
+
+// Runs `body` in a write of its own.
+absl::Status InWrite(Store& store, const std::function<absl::Status()>& body) {
+  absl::Status s = store.BeginWrite();
+  if (s.ok()) s = body();
+  if (s.ok()) s = store.Commit();
+  if (!s.ok()) (void)store.Rollback();
+  return s;
+}
 
 std::string Tag(const v1::GameRecord& record, const char* name) {
   auto it = record.tags().find(name);
@@ -67,13 +80,8 @@ absl::StatusOr<std::unique_ptr<Importer>> Importer::Start(Store& store, ImportOp
       return absl::DataLossError(absl::StrCat(store.Name(), ": its explorer depth is not a number"));
     }
   } else {
-    absl::Status s = store.BeginWrite();
-    if (s.ok()) s = store.SetSetting(kDepthSetting, std::to_string(value));
-    if (s.ok()) s = store.Commit();
-    if (!s.ok()) {
-      (void)store.Rollback();
-      return s;
-    }
+    absl::Status s = InWrite(store, [&] { return store.SetSetting(kDepthSetting, std::to_string(value)); });
+    if (!s.ok()) return s;
   }
   absl::StatusOr<std::optional<std::string>> identity = store.Setting(kIdentitySetting);
   if (!identity.ok()) return identity.status();
@@ -85,7 +93,43 @@ absl::StatusOr<std::unique_ptr<Importer>> Importer::Start(Store& store, ImportOp
     }
     version = **identity == "1" ? kIdentityV1 : kIdentityV2;
   }
-  return std::unique_ptr<Importer>(new Importer(store, options, value, version));
+  absl::StatusOr<bool> left = SearchIndexesDeferred(store);
+  if (!left.ok()) return left.status();
+  bool deferred = *left;
+  if (options.defer_search_indexes && !deferred && store.CanDeferSearchIndexes()) {
+    // Whether the database has games is decided inside the write: another
+    // importer may add some first.
+    absl::Status s = InWrite(store, [&]() -> absl::Status {
+      absl::StatusOr<int64_t> games = store.CountGames(GameQuery{});
+      if (!games.ok()) return games.status();
+      if (*games > 0) return absl::OkStatus();
+      absl::Status dropped = store.DropSearchIndexes();
+      if (dropped.ok()) dropped = store.SetSetting(kSearchIndexesSetting, "deferred");
+      deferred = dropped.ok();
+      return dropped;
+    });
+    if (!s.ok()) return s;
+  }
+  auto importer = std::unique_ptr<Importer>(new Importer(store, options, value, version));
+  importer->search_indexes_deferred_ = deferred;
+  return importer;
+}
+
+absl::StatusOr<bool> SearchIndexesDeferred(Store& store) {
+  absl::StatusOr<std::optional<std::string>> indexes = store.Setting(kSearchIndexesSetting);
+  if (!indexes.ok()) return indexes.status();
+  return indexes->value_or("") == "deferred";
+}
+
+absl::Status BuildDeferredSearchIndexes(Store& store) {
+  absl::StatusOr<bool> deferred = SearchIndexesDeferred(store);
+  if (!deferred.ok()) return deferred.status();
+  if (!*deferred) return absl::OkStatus();
+  return InWrite(store, [&]() -> absl::Status {
+    absl::Status s = store.BuildSearchIndexes();
+    if (s.ok()) s = store.SetSetting(kSearchIndexesSetting, "built");
+    return s;
+  });
 }
 
 absl::Status Importer::Add(const JudgedRecord& judged, const std::string& file, int64_t index) {
@@ -527,6 +571,8 @@ absl::Status Importer::Finish() {
     if (s.ok()) s = CompactIndex(store_);
     if (s.ok()) s = store_.Reclaim();
   }
+  if (s.ok()) s = BuildDeferredSearchIndexes(store_);
+  if (s.ok()) search_indexes_deferred_ = false;
   if (s.ok() && !options_.settle_each_batch) s = store_.Settle();
   if (s.ok() && options_.update_players) s = UpdatePlayers(store_);
   return s;

@@ -65,6 +65,14 @@ struct ImportOptions {
   // than once at Finish (the CLI's: settling each batch of a 600,000-game
   // import into PostgreSQL took it from 78 to 125 s).
   bool settle_each_batch = false;
+  // An import into a database without games drops the search indexes at
+  // its start and builds them at Finish (Store::DropSearchIndexes): the
+  // CLI's, whose first import of a large collection is the one that pays
+  // for them most. Not the service's: its readers come first. An import
+  // that stops before Finish leaves them to the next one that finishes
+  // (any import's Finish builds indexes left to build); meanwhile searches
+  // give the same answers, slower.
+  bool defer_search_indexes = false;
   // Reviews the games (their figures per side) when given, over
   // `review_threads` threads (0: the machine's cores, at most 8).
   const Analyzer* analyzer = nullptr;
@@ -107,6 +115,9 @@ class Importer {
   absl::Status Finish();
   // What the batches written so far did (all of it after Finish).
   const ImportCounts& counts() const { return counts_; }
+  // The database's search indexes are left to build (dropped by this
+  // import, or by one that did not finish), until Finish builds them.
+  bool search_indexes_deferred() const { return search_indexes_deferred_; }
 
  private:
   struct Pending;
@@ -201,7 +212,15 @@ class Importer {
   std::thread writer_;
   absl::Status written_;  // the writer's result, read after joining it
   ImportCounts counts_;
+  bool search_indexes_deferred_ = false;
 };
+
+// Builds the search indexes when an import left them to build
+// (ImportOptions::defer_search_indexes), in one write; nothing otherwise.
+absl::Status BuildDeferredSearchIndexes(Store& store);
+// Whether an import left them to build (another importer may have built
+// them since this one started).
+absl::StatusOr<bool> SearchIndexesDeferred(Store& store);
 
 // Recomputes every player's totals (Store::RecomputePlayers) and rating
 // over time from all results (games/rating.h), in one transaction: a

@@ -181,6 +181,18 @@ class Store {
   // player's first page at 100,000 games) with the plans fresh statistics give.
   // SQLite needs nothing.
   virtual absl::Status Settle() { return absl::OkStatus(); }
+  // The indexes only searches read (SQLite: by player, event and date),
+  // not those an import reads (the identity hash's, the sources'): in a
+  // write, Drop takes them away and Build makes those missing. An import
+  // into a database without games may drop them at its start and build
+  // them at its end (ImportOptions::defer_search_indexes): one sort each,
+  // instead of a B-tree insert per game per index, each batch rewriting
+  // most of each index's pages. Without them searches give the same
+  // answers, slower. A backend without that cost (PostgreSQL's import
+  // meets its target with them) says it cannot, and does nothing.
+  virtual bool CanDeferSearchIndexes() const { return false; }
+  virtual absl::Status DropSearchIndexes() { return absl::OkStatus(); }
+  virtual absl::Status BuildSearchIndexes() { return absl::OkStatus(); }
 
   // Settings kept with the database (the explorer depth); nullopt when unset.
   virtual absl::StatusOr<std::optional<std::string>> Setting(const std::string& key) = 0;

@@ -42,7 +42,10 @@
 //     version 3 (the same game must be the same bytes in one database);
 //     (version 4) "index_apart_from": the first run that keeps each key's
 //     postings in its own block or its bucket's, not both
-//     (games/position_index.h)
+//     (games/position_index.h); "search_indexes": "deferred" while an
+//     import into an empty database has the search indexes (by light,
+//     dark, event, date, and a player's by date) dropped, to build them
+//     at its end (games/import.h), then "built"
 //   ratings(player, period, rating, deviation, volatility, games)
 //     PRIMARY KEY (player, period)
 //     games_by_light_date(light, date = '', date), games_by_dark_date
@@ -306,6 +309,9 @@ class SqliteStore final : public games::Store {
   absl::Status Commit() override;
   absl::Status Rollback() override;
   absl::Status Reclaim() override;
+  bool CanDeferSearchIndexes() const override { return true; }
+  absl::Status DropSearchIndexes() override;
+  absl::Status BuildSearchIndexes() override;
   absl::StatusOr<std::optional<std::string>> Setting(const std::string& key) override;
   absl::Status SetSetting(const std::string& key, const std::string& value) override;
   absl::StatusOr<int64_t> RulesetId(const std::string& digest, const std::string& reference) override;
@@ -548,6 +554,33 @@ absl::Status SqliteStore::Migrate(OpenMode mode) {
 // ---- Transactions.
 
 absl::Status SqliteStore::Reclaim() { return Run("PRAGMA incremental_vacuum", "giving back free pages"); }
+
+// The search indexes as Migrations() makes them (the same text: a test
+// compares the schema after Drop and Build with a new file's).
+constexpr std::pair<const char*, const char*> kSearchIndexes[] = {
+    {"games_by_light", "games(light)"},
+    {"games_by_dark", "games(dark)"},
+    {"games_by_event", "games(event)"},
+    {"games_by_date", "games(date = '', date)"},
+    {"games_by_light_date", "games(light, date = '', date)"},
+    {"games_by_dark_date", "games(dark, date = '', date)"},
+};
+
+absl::Status SqliteStore::DropSearchIndexes() {
+  if (!in_write_) return absl::FailedPreconditionError(absl::StrCat(Name(), ": dropping indexes outside a write"));
+  for (const auto& [name, on] : kSearchIndexes) {
+    SCRIBE_RETURN_IF_ERROR(Run(absl::StrCat("DROP INDEX IF EXISTS ", name), "dropping a search index"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status SqliteStore::BuildSearchIndexes() {
+  if (!in_write_) return absl::FailedPreconditionError(absl::StrCat(Name(), ": building indexes outside a write"));
+  for (const auto& [name, on] : kSearchIndexes) {
+    SCRIBE_RETURN_IF_ERROR(Run(absl::StrCat("CREATE INDEX IF NOT EXISTS ", name, " ON ", on), "building a search index"));
+  }
+  return absl::OkStatus();
+}
 
 absl::Status SqliteStore::BeginWrite() {
   if (in_write_) return absl::FailedPreconditionError(absl::StrCat(Name(), ": a write is already open"));

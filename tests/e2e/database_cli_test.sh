@@ -516,6 +516,13 @@ check_kill() {
   equal "[$b] after kill -9: whole batches, some but not all" \
     "$([[ "$n" =~ ^[0-9]+$ ]] && [ $((n % 2000)) -eq 0 ] && [ "$n" -ge 2000 ] && [ "$n" -lt 20000 ] && echo yes || echo "no: $n")" yes
   [[ "$n" =~ ^[0-9]+$ ]] || n=0
+  # An import into an empty SQLite database builds the search indexes at
+  # its end: killed, it left them to the next import that finishes.
+  if [ "$b" = sqlite ] && command -v sqlite3 >/dev/null; then
+    equal "[$b] after kill -9: the search indexes left to build" \
+      "$(sqlite3 "$db" "SELECT value FROM settings WHERE key = 'search_indexes'"):$(sqlite3 "$db" "SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND name LIKE 'games_by_%'")" \
+      "deferred:2"
+  fi
   # The same import again, with readers asking meanwhile.
   "$SCRIBE" db import --db "$db" --batch 2000 "$TMP/big.tsn" >"$TMP/again.out" 2>&1 &
   pid=$!
@@ -545,6 +552,11 @@ check_kill() {
   equal "[$b] readers during the import: search and explore answered at least twice" \
     "$([ "$searches" -ge 2 ] && [ "$explores" -ge 2 ] && echo yes || echo "no: $searches searches, $explores explores")" yes
   check "[$b] explore after: 20,000 games" 0 ": 20000 games$" -- "$SCRIBE" db explore --db "$db"
+  if [ "$b" = sqlite ] && command -v sqlite3 >/dev/null; then
+    equal "[$b] the import that finished built the search indexes" \
+      "$(sqlite3 "$db" "SELECT value FROM settings WHERE key = 'search_indexes'"):$(sqlite3 "$db" "SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND name LIKE 'games_by_%'")" \
+      "built:8"
+  fi
 }
 
 # 12. Two importers of overlapping files at once, on a database that holds
@@ -732,6 +744,64 @@ sqlite_faults() {
   else
     skip "[sqlite] a lock held by another writer" "no sqlite3 command to hold it"
   fi
+
+  # An import into an empty database builds the search indexes at its end
+  # (docs/database.md). Ctrl-C once a batch is committed ends it there:
+  # exit 130, the games kept counted, the indexes built.
+  local db="$TMP/interrupted.db" pid rc n="" i
+  "$SCRIBE" db import --db "$db" --batch 2000 "$TMP/big.tsn" >"$TMP/int.out" 2>"$TMP/int.err" &
+  pid=$!
+  started "$pid"
+  for i in $(seq 1 600); do
+    n="$(total "$db")"
+    [[ "$n" =~ ^[0-9]+$ ]] && [ "$n" -ge 2000 ] && break
+    sleep 0.05
+  done
+  kill -INT "$pid"
+  finished "$pid"
+  rc=$?
+  equal "[sqlite] Ctrl-C during an import: exit 130" "$rc" 130
+  check "[sqlite] Ctrl-C during an import: said" 0 "^scribe: db import: interrupted; the games counted above are kept$" \
+    -- cat "$TMP/int.err"
+  n="$(total "$db")"
+  equal "[sqlite] Ctrl-C during an import: the summary counts what was kept" \
+    "$(summary "$(cat "$TMP/int.out")" | cut -d' ' -f2)" "$n"
+  command -v sqlite3 >/dev/null &&
+    equal "[sqlite] Ctrl-C during an import: the search indexes built" \
+      "$(sqlite3 "$db" "SELECT value FROM settings WHERE key = 'search_indexes'")" built
+
+  # The files may grow no more (a file size limit: writes fail as on a
+  # full disk) after a few batches of an import into an empty database:
+  # the import fails (exit 2), says what it keeps and that the search
+  # indexes are left to the next import; a search by player answers
+  # without them; the next import completes it and builds them.
+  db="$TMP/limited.db"
+  ( ulimit -f 12000; trap '' XFSZ; exec "$SCRIBE" db import --db "$db" --batch 2000 "$TMP/big.tsn" ) \
+    >"$TMP/limited.out" 2>"$TMP/limited.err"
+  equal "[sqlite] files that may not grow: exit 2" "$?" 2
+  check "[sqlite] files that may not grow: what is kept, said" 0 \
+    "^scribe: db import: cannot read or write .*limited\.db .*; the games counted above are kept, and nothing of a batch not counted; run the same import again to complete it$" \
+    -- cat "$TMP/limited.err"
+  check "[sqlite] files that may not grow: the indexes left, said" 0 \
+    "^scribe: db import: the indexes of searches by player, event and date are not built yet \(the next import that finishes builds them\); until then those searches read every game$" \
+    -- cat "$TMP/limited.err"
+  n="$(total "$db")"
+  equal "[sqlite] files that may not grow: whole batches, some but not all" \
+    "$([[ "$n" =~ ^[0-9]+$ ]] && [ $((n % 2000)) -eq 0 ] && [ "$n" -ge 2000 ] && [ "$n" -lt 20000 ] && echo yes || echo "no: $n")" yes
+  [[ "$n" =~ ^[0-9]+$ ]] || n=0
+  equal "[sqlite] files that may not grow: the summary counts what was kept" \
+    "$(summary "$(cat "$TMP/limited.out")" | cut -d' ' -f2)" "$n"
+  local first
+  first="$(sed -n 's/^\[Light "\(.*\)"\]$/\1/p' "$TMP/big.tsn" | head -1)"
+  equal "[sqlite] files that may not grow: a search by player answers without its index" \
+    "$(total "$db" --light "$first")" \
+    "$(head -n "$(($(grep -n '^\[TSN ' "$TMP/big.tsn" | sed -n "$((n + 1))p" | cut -d: -f1) - 1))" "$TMP/big.tsn" | grep -cxF "[Light \"$first\"]")"
+  check "[sqlite] files that may not grow: the same import again completes it" 0 \
+    "^20000 records: $((20000 - n)) games added, 0 more sources of games already stored, $n already imported, " -- \
+    "$SCRIBE" db import --db "$db" --batch 2000 "$TMP/big.tsn"
+  command -v sqlite3 >/dev/null &&
+    equal "[sqlite] files that may not grow: the next import built the indexes" \
+      "$(sqlite3 "$db" "SELECT value FROM settings WHERE key = 'search_indexes'")" built
 }
 
 # --- 9. PostgreSQL's faults -------------------------------------------------

@@ -342,6 +342,76 @@ void ExpectKeysApart(Store& store) {
   }
 }
 
+// ImportOptions::defer_search_indexes: an import into a database without
+// games leaves the search indexes to its end (the setting says so while
+// they are); one that stops before its end leaves them to the next import
+// that finishes; searches answer the same meanwhile; a database with
+// games keeps them. (PostgreSQL keeps them always: nothing is deferred.)
+TEST_P(LibraryTest, AnImportIntoAnEmptyDatabaseBuildsTheSearchIndexesAtItsEndOrLeavesThemToTheNext) {
+  std::vector<JudgedRecord> records;
+  for (uint64_t seed = 1; seed <= 40; ++seed) records.push_back(RandomJudged("finkel", seed, 80));
+  const auto setting = [&] { return store_->Setting("search_indexes").value_or(std::nullopt).value_or("unset"); };
+  const auto by_player = [&](const std::string& name, size_t n) {
+    int64_t want = 0;
+    for (size_t i = 0; i < n; ++i) {
+      want += records[i].record.tags().at("Light") == name || records[i].record.tags().at("Dark") == name;
+    }
+    GameQuery query;
+    query.player = name;
+    query.order = GameQuery::Order::kDate;
+    EXPECT_EQ(store_->CountGames(query).value_or(-1), want) << name;
+    EXPECT_EQ(static_cast<int64_t>(store_->FindGames(query, 0, 100).value_or(std::vector<int64_t>()).size()), want);
+  };
+  ImportOptions options;
+  options.batch_games = 10;
+  options.defer_search_indexes = true;
+  const bool defers = store_->CanDeferSearchIndexes();
+  EXPECT_EQ(defers, GetParam().name == "sqlite");
+  const std::string deferred = defers ? "deferred" : "unset", built = defers ? "built" : "unset";
+  EXPECT_EQ(setting(), "unset");
+  {  // stops after 25 games (a failure, Ctrl-C or kill -9 would)
+    auto importer = Importer::Start(*store_, options);
+    ASSERT_TRUE(importer.ok()) << importer.status();
+    EXPECT_EQ((*importer)->search_indexes_deferred(), defers);
+    EXPECT_EQ(setting(), deferred);
+    for (size_t i = 0; i < 25; ++i) ASSERT_TRUE((*importer)->Add(records[i], "/a.tsn", i).ok());
+    ASSERT_TRUE((*importer)->Flush().ok());
+  }
+  EXPECT_EQ(setting(), deferred);
+  for (int p = 0; p < 5; ++p) by_player("player" + std::to_string(p), 25);
+  {  // the next import, into a database with games, finishes: built
+    ImportOptions plain;
+    plain.batch_games = 10;
+    auto importer = Importer::Start(*store_, plain);
+    ASSERT_TRUE(importer.ok()) << importer.status();
+    EXPECT_EQ((*importer)->search_indexes_deferred(), defers);
+    for (size_t i = 25; i < 40; ++i) ASSERT_TRUE((*importer)->Add(records[i], "/a.tsn", i).ok());
+    ASSERT_TRUE((*importer)->Finish().ok());
+    EXPECT_FALSE((*importer)->search_indexes_deferred());
+  }
+  EXPECT_EQ(setting(), built);
+  for (int p = 0; p < 5; ++p) by_player("player" + std::to_string(p), 40);
+  CheckSearchAndExplore(*store_, records, "finkel");
+  {  // into a database with games: nothing deferred
+    auto importer = Importer::Start(*store_, options);
+    ASSERT_TRUE(importer.ok()) << importer.status();
+    EXPECT_FALSE((*importer)->search_indexes_deferred());
+    EXPECT_EQ(setting(), built);
+    ASSERT_TRUE((*importer)->Finish().ok());
+  }
+  // A whole import into an empty database: deferred, then built.
+  auto other = storage::OpenStore(GetParam().make_location(), storage::OpenMode::kCreate);
+  ASSERT_TRUE(other.ok()) << other.status();
+  options.defer_search_indexes = true;
+  auto importer = Importer::Start(**other, options);
+  ASSERT_TRUE(importer.ok()) << importer.status();
+  EXPECT_EQ((*importer)->search_indexes_deferred(), defers);
+  for (size_t i = 0; i < 40; ++i) ASSERT_TRUE((*importer)->Add(records[i], "/a.tsn", i).ok());
+  ASSERT_TRUE((*importer)->Finish().ok());
+  EXPECT_EQ((*other)->Setting("search_indexes").value_or(std::nullopt).value_or("unset"), built);
+  CheckSearchAndExplore(**other, records, "finkel");
+}
+
 TEST_P(LibraryTest, SearchAndExplorerAgreeWithARecountOverBatchesAndDepths) {
   for (const std::string ref : {"finkel", "skiriuk"}) {
     SetUp();

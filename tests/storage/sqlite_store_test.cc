@@ -24,6 +24,7 @@
 #include <thread>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -548,6 +549,101 @@ TEST_F(SqliteStoreTest, SearchesByNameOrDateUseAnIndex) {
     EXPECT_NE(plan.find("games_by_date"), std::string::npos) << plan;
     EXPECT_EQ(plan.find("TEMP B-TREE"), std::string::npos) << plan;
   }
+}
+
+// The indexes' names and text in sqlite_schema.
+std::vector<std::string> Indexes(const std::string& path) {
+  std::vector<std::string> out;
+  sqlite3* db = nullptr;
+  sqlite3_stmt* stmt = nullptr;
+  if (sqlite3_open(path.c_str(), &db) == SQLITE_OK &&
+      sqlite3_prepare_v2(db, "SELECT name, coalesce(sql, '') FROM sqlite_schema WHERE type = 'index' ORDER BY name",
+                         -1, &stmt, nullptr) == SQLITE_OK) {
+    while (sqlite3_step(stmt) == SQLITE_ROW) {
+      out.push_back(absl::StrCat(reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0)), ": ",
+                                 reinterpret_cast<const char*>(sqlite3_column_text(stmt, 1))));
+    }
+  }
+  sqlite3_finalize(stmt);
+  sqlite3_close(db);
+  return out;
+}
+
+// An import into an empty database drops the search indexes and builds
+// them at its end (games/import.h, defer_search_indexes): only those, in
+// a write, and built again exactly as a new file has them; without them
+// the same searches give the same games.
+TEST_F(SqliteStoreTest, TheSearchIndexesDroppedAndBuiltAreANewFilesAndSearchesAnswerTheSameWithout) {
+  const std::string path = MakeDatabase("indexes.db", 0);
+  const std::vector<std::string> made = Indexes(path);
+  ASSERT_OK_AND_ASSIGN(std::unique_ptr<Store> store, OpenSqliteStore(path, OpenMode::kExisting));
+  EXPECT_EQ(store->DropSearchIndexes().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_EQ(store->BuildSearchIndexes().code(), absl::StatusCode::kFailedPrecondition);
+  ASSERT_OK(store->BeginWrite());
+  for (int i = 0; i < 60; ++i) {
+    GameRow game = MakeGame(i % 3 ? "ann" : "bo", i % 4 ? "cy" : "ann");
+    game.date = i % 5 ? absl::StrCat("2026-0", 1 + i % 9, "-1", i % 7) : "";
+    game.event = i % 2 ? "open" : "";
+    game.result = i % 3;
+    ASSERT_TRUE(store->AddGame(game).ok());
+  }
+  ASSERT_OK(store->Commit());
+  std::vector<GameQuery> queries;
+  for (int order = 0; order < 4; ++order) {
+    GameQuery query;
+    query.order = order & 1 ? GameQuery::Order::kDate : GameQuery::Order::kId;
+    query.descending = order & 2;
+    queries.push_back(query);
+    query.player = "ann";
+    queries.push_back(query);
+    query.player = "";
+    query.dark = "ann";
+    query.date_from = "2026-03";
+    queries.push_back(query);
+    query.dark = "";
+    query.event = "open";
+    queries.push_back(query);
+  }
+  std::vector<std::vector<int64_t>> before;
+  for (const GameQuery& query : queries) before.push_back(store->FindGames(query, 3, 20).value_or(std::vector<int64_t>()));
+  EXPECT_EQ(before[0].size(), 20u);
+  EXPECT_EQ(before[1].size(), 20u);
+
+  ASSERT_OK(store->BeginWrite());
+  ASSERT_OK(store->DropSearchIndexes());
+  ASSERT_OK(store->Commit());
+  const std::vector<std::string> dropped = Indexes(path);
+  std::vector<std::string> kept;
+  for (const std::string& index : made) {
+    if (!absl::StrContains(index, "(light") && !absl::StrContains(index, "(dark") &&
+        !absl::StrContains(index, "(event") && !absl::StrContains(index, "(date")) {
+      kept.push_back(index);
+    }
+  }
+  EXPECT_EQ(made.size(), kept.size() + 6);
+  EXPECT_EQ(dropped, kept);  // the hash's, the sources', the postings' stay
+  for (size_t i = 0; i < queries.size(); ++i) {
+    EXPECT_EQ(store->FindGames(queries[i], 3, 20).value_or(std::vector<int64_t>()), before[i]) << i;
+  }
+  ASSERT_OK_AND_ASSIGN(const std::string scan, SqliteFindGamesPlan(*store, queries[1]));
+  EXPECT_NE(scan.find("SCAN"), std::string::npos) << scan;
+
+  ASSERT_OK(store->BeginWrite());
+  ASSERT_OK(store->BuildSearchIndexes());
+  ASSERT_OK(store->BuildSearchIndexes());  // again: nothing to do
+  ASSERT_OK(store->Commit());
+  EXPECT_EQ(Indexes(path), made);
+  for (size_t i = 0; i < queries.size(); ++i) {
+    EXPECT_EQ(store->FindGames(queries[i], 3, 20).value_or(std::vector<int64_t>()), before[i]) << i;
+  }
+  ASSERT_OK_AND_ASSIGN(const std::string plan, SqliteFindGamesPlan(*store, queries[1]));
+  EXPECT_EQ(plan.find("SCAN"), std::string::npos) << plan;
+
+  // Dropped in a write that rolls back: still there.
+  ASSERT_OK(store->BeginWrite());
+  ASSERT_OK(store->DropSearchIndexes());
+  ASSERT_OK(store->Rollback());
+  EXPECT_EQ(Indexes(path), made);
 }
 
 TEST_F(SqliteStoreTest, AVisitMayCallTheStoreAgain) {
