@@ -124,6 +124,18 @@ summary() {
   sed -nE 's/^([0-9]+) records: ([0-9]+) games added, ([0-9]+) more sources of games already stored, ([0-9]+) already imported, ([0-9]+) illegal \(not stored\).*/\1 \2 \3 \4 \5/p' <<<"$1"
 }
 
+# games_committed DB MIN: waits (up to 30 s) until DB's total is MIN or
+# more (an import running); prints the last total it saw.
+games_committed() {
+  local i n=""
+  for i in $(seq 1 600); do
+    n="$(total "$1")"
+    [[ "$n" =~ ^[0-9]+$ ]] && [ "$n" -ge "$2" ] && break
+    sleep 0.05
+  done
+  echo "$n"
+}
+
 free_port() { "$PY" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
 # --- PostgreSQL: a server of our own --------------------------------------
@@ -503,11 +515,7 @@ check_kill() {
   "$SCRIBE" db import --db "$db" --batch 2000 "$TMP/big.tsn" >"$TMP/kill.out" 2>&1 &
   pid=$!
   started "$pid"
-  for i in $(seq 1 600); do
-    n="$(total "$db")"
-    [[ "$n" =~ ^[0-9]+$ ]] && [ "$n" -ge 2000 ] && break
-    sleep 0.05
-  done
+  n="$(games_committed "$db" 2000)"
   kill -9 "$pid"
   finished "$pid" 2>/dev/null
   rc=$?
@@ -752,11 +760,7 @@ sqlite_faults() {
   "$SCRIBE" db import --db "$db" --batch 2000 "$TMP/big.tsn" >"$TMP/int.out" 2>"$TMP/int.err" &
   pid=$!
   started "$pid"
-  for i in $(seq 1 600); do
-    n="$(total "$db")"
-    [[ "$n" =~ ^[0-9]+$ ]] && [ "$n" -ge 2000 ] && break
-    sleep 0.05
-  done
+  n="$(games_committed "$db" 2000)"
   kill -INT "$pid"
   finished "$pid"
   rc=$?
@@ -828,11 +832,7 @@ pg_faults() {
   "$SCRIBE" db import --db "$db" --batch 2000 "$TMP/big.tsn" >"$TMP/stop.out" 2>"$TMP/stop.err" &
   pid=$!
   started "$pid"
-  for i in $(seq 1 600); do
-    n="$(total "$db")"
-    [[ "$n" =~ ^[0-9]+$ ]] && [ "$n" -ge 2000 ] && break
-    sleep 0.05
-  done
+  n="$(games_committed "$db" 2000)"
   pg_kill QUIT
   start=$SECONDS
   finished "$pid"
