@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <functional>
 #include <map>
 #include <tuple>
 #include <utility>
@@ -39,15 +38,6 @@ constexpr char kIdentitySetting[] = "identity";
 // "deferred" while the search indexes are dropped (an import's
 // defer_search_indexes), "built" once built again; unset before.
 constexpr char kSearchIndexesSetting[] = "search_indexes";
-
-// Runs `body` in a write of its own.
-absl::Status InWrite(Store& store, const std::function<absl::Status()>& body) {
-  absl::Status s = store.BeginWrite();
-  if (s.ok()) s = body();
-  if (s.ok()) s = store.Commit();
-  if (!s.ok()) (void)store.Rollback();
-  return s;
-}
 
 std::string Tag(const v1::GameRecord& record, const char* name) {
   auto it = record.tags().find(name);

@@ -18,13 +18,11 @@ absl::Status UpdatePlayers(Store& store) {
   });
   if (!s.ok()) return s;
   const std::vector<RatingRow> rows = builder.Finish();
-  s = store.BeginWrite();
-  if (!s.ok()) return s;
-  s = store.ReplaceRatings(rows);
-  if (s.ok()) s = store.RecomputePlayers();
-  if (s.ok()) s = store.Commit();
-  if (!s.ok()) (void)store.Rollback();
-  return s;
+  return InWrite(store, [&] {
+    absl::Status written = store.ReplaceRatings(rows);
+    if (written.ok()) written = store.RecomputePlayers();
+    return written;
+  });
 }
 
 }  // namespace scribe::games

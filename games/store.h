@@ -313,6 +313,18 @@ class Store {
                                int result)>& visit) = 0;
 };
 
+// Runs `body` in a write of its own: committed when it and the commit
+// succeed, else rolled back; the first error. (A write that could not
+// begin, another one being open, is not touched.)
+inline absl::Status InWrite(Store& store, const std::function<absl::Status()>& body) {
+  absl::Status s = store.BeginWrite();
+  if (!s.ok()) return s;
+  s = body();
+  if (s.ok()) s = store.Commit();
+  if (!s.ok()) (void)store.Rollback();
+  return s;
+}
+
 }  // namespace scribe::games
 
 #endif  // SCRIBE_GAMES_STORE_H_

@@ -366,6 +366,10 @@ class SqliteStore final : public games::Store {
   absl::Status CheckHeader(const Header& header, OpenMode mode);
   absl::Status Migrate(OpenMode mode);
   absl::Status WriteOk();
+  // Runs `sql(name, on)` for each search index (kSearchIndexes) as one
+  // call of the open write.
+  absl::Status EachSearchIndex(absl::string_view doing,
+                               const std::function<std::string(const char*, const char*)>& sql);
   // The files id of `path`, or none when no source names it.
   absl::StatusOr<std::optional<int64_t>> FileId(const std::string& path, absl::string_view doing);
   template <typename Body>
@@ -566,20 +570,24 @@ constexpr std::pair<const char*, const char*> kSearchIndexes[] = {
     {"games_by_dark_date", "games(dark, date = '', date)"},
 };
 
+absl::Status SqliteStore::EachSearchIndex(absl::string_view doing,
+                                          const std::function<std::string(const char*, const char*)>& sql) {
+  if (!in_write_) return absl::FailedPreconditionError(absl::StrCat(Name(), ": ", doing, " outside a write"));
+  return Atomically([&]() -> absl::Status {
+    for (const auto& [name, on] : kSearchIndexes) SCRIBE_RETURN_IF_ERROR(Run(sql(name, on), doing));
+    return absl::OkStatus();
+  });
+}
+
 absl::Status SqliteStore::DropSearchIndexes() {
-  if (!in_write_) return absl::FailedPreconditionError(absl::StrCat(Name(), ": dropping indexes outside a write"));
-  for (const auto& [name, on] : kSearchIndexes) {
-    SCRIBE_RETURN_IF_ERROR(Run(absl::StrCat("DROP INDEX IF EXISTS ", name), "dropping a search index"));
-  }
-  return absl::OkStatus();
+  return EachSearchIndex("dropping a search index",
+                         [](const char* name, const char*) { return absl::StrCat("DROP INDEX IF EXISTS ", name); });
 }
 
 absl::Status SqliteStore::BuildSearchIndexes() {
-  if (!in_write_) return absl::FailedPreconditionError(absl::StrCat(Name(), ": building indexes outside a write"));
-  for (const auto& [name, on] : kSearchIndexes) {
-    SCRIBE_RETURN_IF_ERROR(Run(absl::StrCat("CREATE INDEX IF NOT EXISTS ", name, " ON ", on), "building a search index"));
-  }
-  return absl::OkStatus();
+  return EachSearchIndex("building a search index", [](const char* name, const char* on) {
+    return absl::StrCat("CREATE INDEX IF NOT EXISTS ", name, " ON ", on);
+  });
 }
 
 absl::Status SqliteStore::BeginWrite() {
