@@ -86,6 +86,7 @@ absl::StatusOr<std::unique_ptr<Importer>> Importer::Start(Store& store, ImportOp
   absl::StatusOr<bool> left = SearchIndexesDeferred(store);
   if (!left.ok()) return left.status();
   bool deferred = *left;
+  std::optional<int64_t> dropped_at;  // OthersWrites when this import dropped them
   if (options.defer_search_indexes && !deferred && store.CanDeferSearchIndexes()) {
     // Whether the database has games is decided inside the write: another
     // importer may add some first.
@@ -96,12 +97,20 @@ absl::StatusOr<std::unique_ptr<Importer>> Importer::Start(Store& store, ImportOp
       absl::Status dropped = store.DropSearchIndexes();
       if (dropped.ok()) dropped = store.SetSetting(kSearchIndexesSetting, "deferred");
       deferred = dropped.ok();
-      return dropped;
+      if (!dropped.ok()) return dropped;
+      // No game is stored: each one this import adds, it knows.
+      absl::StatusOr<int64_t> others = store.OthersWrites();
+      if (others.ok()) dropped_at = *others;
+      return absl::OkStatus();
     });
     if (!s.ok()) return s;
   }
   auto importer = std::unique_ptr<Importer>(new Importer(store, options, value, version));
   importer->search_indexes_deferred_ = deferred;
+  if (dropped_at.has_value() && options.own_hashes_in_memory > 0) {
+    importer->own_hashes_ = true;
+    importer->others_writes_ = *dropped_at;
+  }
   return importer;
 }
 
@@ -290,6 +299,8 @@ absl::Status Importer::WriteBatch(Batch& batch) {
   const SourceRow& first = batch.games.front().source;
   if (s.ok()) {
     batch.committed = true;
+    if (own_hashes_) own_games_.insert(own_pending_.begin(), own_pending_.end());
+    own_pending_.clear();
     if (batch.run.run != 0) runs_.push_back(batch.run);
     s = MergeLevels();
     if (s.ok() && options_.settle_each_batch) s = store_.Settle();
@@ -299,6 +310,7 @@ absl::Status Importer::WriteBatch(Batch& batch) {
                                                 ", which is kept)"));
   }
   batch.in_doubt = IsCommitInDoubt(s);
+  own_pending_.clear();
   (void)store_.Rollback();
   rules_.Forget();
   return absl::Status(s.code(), absl::StrCat(s.message(), " (writing the batch of ", batch.games.size(),
@@ -323,7 +335,7 @@ absl::Status Importer::Place(Batch& batch, std::vector<int64_t>& ids) {
   }
   std::sort(hashes.begin(), hashes.end());
   hashes.erase(std::unique(hashes.begin(), hashes.end()), hashes.end());
-  absl::StatusOr<std::vector<GameRow>> stored = store_.GamesWithHashes(hashes);
+  absl::StatusOr<std::vector<GameRow>> stored = StoredWithHashes(hashes);
   if (!stored.ok()) return stored.status();
   using Identity = std::pair<int64_t, absl::string_view>;  // (ruleset, identity bytes)
   absl::flat_hash_map<Identity, int64_t> stored_game;
@@ -372,6 +384,16 @@ absl::Status Importer::Place(Batch& batch, std::vector<int64_t>& ids) {
   if (!new_ids.ok()) return new_ids.status();
   if (new_ids->size() != added.size()) return absl::InternalError("the database returned a wrong number of game ids");
   for (size_t k = 0; k < added.size(); ++k) ids[added[k]] = (*new_ids)[k];
+  if (own_hashes_) {
+    if (static_cast<int64_t>(own_games_.size() + added.size()) > options_.own_hashes_in_memory) {
+      own_hashes_ = false;  // the next batch's look-ups build the index
+      own_games_.clear();
+    } else {
+      for (size_t k = 0; k < added.size(); ++k) {
+        own_pending_.emplace_back(batch.games[added[k]].row.identity_hash, (*new_ids)[k]);
+      }
+    }
+  }
   for (const NewSource& source : new_sources) {
     if (batch.games[source.place].source.file.empty()) continue;  // a record without a source
     const int64_t game = source.game >= 0 ? source.game : (*new_ids)[source.new_index];
@@ -379,6 +401,27 @@ absl::Status Importer::Place(Batch& batch, std::vector<int64_t>& ids) {
     if (!s.ok()) return s;
   }
   return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<GameRow>> Importer::StoredWithHashes(const std::vector<uint64_t>& hashes) {
+  if (own_hashes_) {
+    // Still every stored game's, unless someone else wrote since the
+    // last batch.
+    absl::StatusOr<int64_t> others = store_.OthersWrites();
+    if (!others.ok()) return others.status();
+    if (*others != others_writes_) {
+      own_hashes_ = false;
+      own_games_.clear();
+    }
+  }
+  if (!own_hashes_) return store_.GamesWithHashes(hashes);
+  std::vector<int64_t> ids;
+  for (uint64_t hash : hashes) {
+    auto [from, to] = own_games_.equal_range(hash);
+    for (auto it = from; it != to; ++it) ids.push_back(it->second);
+  }
+  if (ids.empty()) return std::vector<GameRow>();
+  return store_.GamesById(ids);
 }
 
 absl::Status Importer::Write(Batch& batch) {

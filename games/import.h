@@ -29,6 +29,7 @@
 #include <tuple>
 #include <vector>
 
+#include "absl/container/btree_map.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -73,6 +74,12 @@ struct ImportOptions {
   // (any import's Finish builds indexes left to build); meanwhile searches
   // give the same answers, slower.
   bool defer_search_indexes = false;
+  // The import that dropped them (the identity hash's index among them)
+  // finds the duplicates of its own games by their hashes in memory, as
+  // long as no one else writes the database meanwhile (Store::
+  // OthersWrites): at most this many games (about 21 bytes each: 42 MB),
+  // then by the index, built then.
+  int64_t own_hashes_in_memory = 2000000;
   // Reviews the games (their figures per side) when given, over
   // `review_threads` threads (0: the machine's cores, at most 8).
   const Analyzer* analyzer = nullptr;
@@ -118,6 +125,9 @@ class Importer {
   // The database's search indexes are left to build (dropped by this
   // import, or by one that did not finish), until Finish builds them.
   bool search_indexes_deferred() const { return search_indexes_deferred_; }
+  // The duplicates of the games stored are found in memory, not through
+  // the identity hash's index (ImportOptions::own_hashes_in_memory).
+  bool own_hashes_in_memory() const { return own_hashes_; }
 
  private:
   struct Pending;
@@ -178,6 +188,19 @@ class Importer {
   // game i, or -1 when it adds no game (a known source, or a game already
   // stored or earlier in the batch, to which it adds its source).
   absl::Status Place(Batch& batch, std::vector<int64_t>& ids);
+  // The stored games with one of `hashes` (sorted, each once): from the
+  // store, or while own_hashes_ holds every stored game, through it.
+  absl::StatusOr<std::vector<GameRow>> StoredWithHashes(const std::vector<uint64_t>& hashes);
+  // Every stored game's identity hash and id, kept by the import that
+  // dropped the identity hash's index (Start) while it is the only writer
+  // (OthersWrites read in each write is others_writes_): the games it
+  // added, committed (own_pending_ holds the batch's until its commit).
+  // Gone for good (own_hashes_ false) once another writer wrote or it
+  // holds ImportOptions::own_hashes_in_memory games.
+  bool own_hashes_ = false;
+  int64_t others_writes_ = 0;
+  absl::btree_multimap<uint64_t, int64_t> own_games_;
+  std::vector<std::pair<uint64_t, int64_t>> own_pending_;
   // Reviews: the records waiting (to_review_) are reviewed as a chunk
   // over the review threads while the next ones are judged and keyed;
   // StartReviews finishes the chunk in flight and starts the waiting one,

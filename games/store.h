@@ -182,17 +182,26 @@ class Store {
   // SQLite needs nothing.
   virtual absl::Status Settle() { return absl::OkStatus(); }
   // The indexes only searches read (SQLite: by player, event and date),
-  // not those an import reads (the identity hash's, the sources'): in a
-  // write, Drop takes them away and Build makes those missing. An import
-  // into a database without games may drop them at its start and build
-  // them at its end (ImportOptions::defer_search_indexes): one sort each,
-  // instead of a B-tree insert per game per index, each batch rewriting
-  // most of each index's pages. Without them searches give the same
-  // answers, slower. A backend without that cost (PostgreSQL's import
-  // meets its target with them) says it cannot, and does nothing.
+  // and the identity hash's, which an import reads: in a write, Drop takes
+  // them away and Build makes those missing. An import into a database
+  // without games may drop them at its start and build them at its end
+  // (ImportOptions::defer_search_indexes): one sort each, instead of a
+  // B-tree insert per game per index, each batch rewriting most of each
+  // index's pages. Without them searches give the same answers, slower;
+  // GamesWithHash(es) in a write builds the identity hash's index first
+  // when it is missing (another importer's write: the one that dropped it
+  // finds its own games without it, Importer::Place), so no write reads
+  // every game. A backend without that cost (PostgreSQL's import meets its
+  // target with them) says it cannot, and does nothing.
   virtual bool CanDeferSearchIndexes() const { return false; }
   virtual absl::Status DropSearchIndexes() { return absl::OkStatus(); }
   virtual absl::Status BuildSearchIndexes() { return absl::OkStatus(); }
+  // A number that changes whenever another connection commits a write
+  // (SQLite's data_version), read in a write: two equal readings mean no
+  // one else wrote between them. UNIMPLEMENTED where there is none.
+  virtual absl::StatusOr<int64_t> OthersWrites() {
+    return absl::UnimplementedError(Name() + " does not tell other connections' writes apart");
+  }
 
   // Settings kept with the database (the explorer depth); nullopt when unset.
   virtual absl::StatusOr<std::optional<std::string>> Setting(const std::string& key) = 0;

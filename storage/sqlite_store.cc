@@ -317,6 +317,7 @@ class SqliteStore final : public games::Store {
   absl::StatusOr<int64_t> RulesetId(const std::string& digest, const std::string& reference) override;
   absl::StatusOr<std::vector<games::RulesetRow>> Rulesets() override;
   absl::StatusOr<std::vector<GameRow>> GamesWithHash(uint64_t hash) override;
+  absl::StatusOr<int64_t> OthersWrites() override;
   absl::StatusOr<int64_t> AddGame(const GameRow& game) override;
   absl::StatusOr<std::vector<GameRow>> GamesById(const std::vector<int64_t>& ids) override;
   absl::StatusOr<int64_t> CountGames(const GameQuery& query) override;
@@ -366,8 +367,8 @@ class SqliteStore final : public games::Store {
   absl::Status CheckHeader(const Header& header, OpenMode mode);
   absl::Status Migrate(OpenMode mode);
   absl::Status WriteOk();
-  // Runs `sql(name, on)` for each search index (kSearchIndexes) as one
-  // call of the open write.
+  // Runs `sql(name, on)` for each index a first import may defer
+  // (kDeferrableIndexes) as one call of the open write.
   absl::Status EachSearchIndex(absl::string_view doing,
                                const std::function<std::string(const char*, const char*)>& sql);
   // The files id of `path`, or none when no source names it.
@@ -390,6 +391,9 @@ class SqliteStore final : public games::Store {
   // row is gone).
   std::string source_file_;
   int64_t source_file_id_ = 0;
+  // The identity hash's index is known to exist in this write
+  // (GamesWithHash).
+  bool hash_index_sure_ = false;
 };
 
 SqliteStore::~SqliteStore() {
@@ -559,9 +563,13 @@ absl::Status SqliteStore::Migrate(OpenMode mode) {
 
 absl::Status SqliteStore::Reclaim() { return Run("PRAGMA incremental_vacuum", "giving back free pages"); }
 
-// The search indexes as Migrations() makes them (the same text: a test
-// compares the schema after Drop and Build with a new file's).
-constexpr std::pair<const char*, const char*> kSearchIndexes[] = {
+// The indexes DropSearchIndexes drops, as Migrations() makes them (the
+// same text: a test compares the schema after Drop and Build with a new
+// file's). The identity hash's first (kHashIndex): GamesWithHash builds it
+// alone.
+constexpr char kHashIndex[] = "CREATE INDEX IF NOT EXISTS games_by_hash ON games(identity_hash)";
+constexpr std::pair<const char*, const char*> kDeferrableIndexes[] = {
+    {"games_by_hash", "games(identity_hash)"},
     {"games_by_light", "games(light)"},
     {"games_by_dark", "games(dark)"},
     {"games_by_event", "games(event)"},
@@ -574,7 +582,7 @@ absl::Status SqliteStore::EachSearchIndex(absl::string_view doing,
                                           const std::function<std::string(const char*, const char*)>& sql) {
   if (!in_write_) return absl::FailedPreconditionError(absl::StrCat(Name(), ": ", doing, " outside a write"));
   return Atomically([&]() -> absl::Status {
-    for (const auto& [name, on] : kSearchIndexes) SCRIBE_RETURN_IF_ERROR(Run(sql(name, on), doing));
+    for (const auto& [name, on] : kDeferrableIndexes) SCRIBE_RETURN_IF_ERROR(Run(sql(name, on), doing));
     return absl::OkStatus();
   });
 }
@@ -602,6 +610,7 @@ absl::Status SqliteStore::BeginWrite() {
   in_write_ = true;
   write_failed_ = false;
   source_file_id_ = 0;
+  hash_index_sure_ = false;
   return absl::OkStatus();
 }
 
@@ -745,6 +754,12 @@ GameRow SqliteStore::ReadGame(const Statement& statement) {
 }
 
 absl::StatusOr<std::vector<GameRow>> SqliteStore::GamesWithHash(uint64_t hash) {
+  // In a write, its index first when a first import dropped it (Store::
+  // DropSearchIndexes): a writer never reads every game to find one.
+  if (in_write_ && !hash_index_sure_) {
+    SCRIBE_RETURN_IF_ERROR(Atomically([&] { return Run(kHashIndex, "building the identity hash's index"); }));
+    hash_index_sure_ = true;
+  }
   SCRIBE_ASSIGN_OR_RETURN(Statement statement,
                  Prepare("SELECT " SQL_GAME_COLUMNS " FROM games WHERE identity_hash = ?1 ORDER BY id"));
   statement.Int(1, static_cast<int64_t>(hash));
@@ -753,6 +768,10 @@ absl::StatusOr<std::vector<GameRow>> SqliteStore::GamesWithHash(uint64_t hash) {
   while ((rc = statement.Step()) == SQLITE_ROW) rows.push_back(ReadGame(statement));
   if (rc != SQLITE_DONE) return Fail(rc, "finding duplicates");
   return rows;
+}
+
+absl::StatusOr<int64_t> SqliteStore::OthersWrites() {
+  return QueryInt("PRAGMA data_version", "reading its data version");
 }
 
 absl::StatusOr<int64_t> SqliteStore::AddGame(const GameRow& game) {

@@ -412,6 +412,89 @@ TEST_P(LibraryTest, AnImportIntoAnEmptyDatabaseBuildsTheSearchIndexesAtItsEndOrL
   CheckSearchAndExplore(**other, records, "finkel");
 }
 
+// The import that drops the identity hash's index (the first, into an
+// empty SQLite database) finds the duplicates of its own games in memory:
+// across batches, within one, up to its limit of games, and, once another
+// writer has written, through the index again (built by the first write
+// that looks a hash up).
+TEST_P(LibraryTest, AFirstImportFindsEveryDuplicateOfItsOwnGamesAndOfAnotherWriters) {
+  std::vector<JudgedRecord> records;
+  for (uint64_t seed = 1; seed <= 24; ++seed) records.push_back(RandomJudged("finkel", seed, 60));
+  const bool defers = GetParam().name == "sqlite";
+  struct Source {
+    int record;
+    std::string file;
+  };
+  // Records 0-9 from a, then 5-14 from b (5-9 known games, across batches
+  // and within one), 12 from c beside 12 from b, 3 from a again (a known
+  // source).
+  std::vector<Source> first, second;
+  for (int i = 0; i < 10; ++i) first.push_back({i, "/a.tsn"});
+  for (int i = 5; i < 15; ++i) second.push_back({i, "/b.tsn"});
+  second.insert(second.begin() + 8, {12, "/c.tsn"});
+  second.push_back({3, "/a.tsn"});
+  for (const int64_t limit : {int64_t{2000000}, int64_t{12}, int64_t{0}}) {
+    SCOPED_TRACE(limit);
+    const std::string where = GetParam().make_location();
+    auto store = storage::OpenStore(where, storage::OpenMode::kCreate);
+    ASSERT_TRUE(store.ok()) << store.status();
+    ImportOptions options;
+    options.batch_games = 4;
+    options.defer_search_indexes = true;
+    options.own_hashes_in_memory = limit;
+    auto importer = Importer::Start(**store, options);
+    ASSERT_TRUE(importer.ok()) << importer.status();
+    const auto add = [&](const std::vector<Source>& sources) {
+      for (const Source& s : sources) {
+        const int64_t index = s.file == "/a.tsn" ? s.record : s.record + 100;
+        ASSERT_TRUE((*importer)->Add(records[static_cast<size_t>(s.record)], s.file, index).ok());
+      }
+      ASSERT_TRUE((*importer)->Flush().ok());
+    };
+    add(first);
+    EXPECT_EQ((*importer)->own_hashes_in_memory(), defers && limit > 0);
+    add(second);
+    // 15 games (12 over the limit of 12: found through the index since).
+    EXPECT_EQ((*importer)->own_hashes_in_memory(), defers && limit > 15);
+    ImportCounts counts = (*importer)->counts();
+    EXPECT_EQ(counts.added, 15);
+    EXPECT_EQ(counts.new_sources, 6);
+    EXPECT_EQ(counts.known_sources, 1);
+    // Another writer adds game 20 and a source of game 0.
+    {
+      auto other = storage::OpenStore(where, storage::OpenMode::kExisting);
+      ASSERT_TRUE(other.ok()) << other.status();
+      auto writer = Importer::Start(**other, ImportOptions{});
+      ASSERT_TRUE(writer.ok()) << writer.status();
+      ASSERT_TRUE((*writer)->Add(records[20], "/x.tsn", 0).ok());
+      ASSERT_TRUE((*writer)->Add(records[0], "/x.tsn", 1).ok());
+      ASSERT_TRUE((*writer)->Finish().ok());
+      EXPECT_EQ((*writer)->counts().added, 1);
+      EXPECT_EQ((*writer)->counts().new_sources, 1);
+    }
+    // Game 20 again, and 1 and 21: one known game each (the other
+    // writer's, this import's), one new.
+    add({{20, "/d.tsn"}, {1, "/d.tsn"}, {21, "/d.tsn"}});
+    EXPECT_FALSE((*importer)->own_hashes_in_memory());
+    ASSERT_TRUE((*importer)->Finish().ok());
+    counts = (*importer)->counts();
+    EXPECT_EQ(counts.added, 16);
+    EXPECT_EQ(counts.new_sources, 8);
+    EXPECT_EQ((*store)->CountGames(GameQuery{}).value_or(-1), 17);
+    // Each game's sources, counted.
+    absl::StatusOr<std::vector<int64_t>> ids = (*store)->FindGames(GameQuery{}, 0, -1);
+    ASSERT_TRUE(ids.ok()) << ids.status();
+    std::map<int, int> per_game;  // sources per game, counted
+    for (int64_t id : *ids) {
+      absl::StatusOr<std::vector<SourceRow>> rows = (*store)->Sources(id);
+      ASSERT_TRUE(rows.ok()) << rows.status();
+      ++per_game[static_cast<int>(rows->size())];
+    }
+    // 0: a, x; 1: a, d; 5-9: a, b; 12: b, c; 20: x, d; the other 8 one each.
+    EXPECT_EQ(per_game, (std::map<int, int>{{1, 8}, {2, 9}}));
+  }
+}
+
 TEST_P(LibraryTest, SearchAndExplorerAgreeWithARecountOverBatchesAndDepths) {
   for (const std::string ref : {"finkel", "skiriuk"}) {
     SetUp();

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
@@ -616,12 +617,13 @@ TEST_F(SqliteStoreTest, TheSearchIndexesDroppedAndBuiltAreANewFilesAndSearchesAn
   std::vector<std::string> kept;
   for (const std::string& index : made) {
     if (!absl::StrContains(index, "(light") && !absl::StrContains(index, "(dark") &&
-        !absl::StrContains(index, "(event") && !absl::StrContains(index, "(date")) {
+        !absl::StrContains(index, "(event") && !absl::StrContains(index, "(date") &&
+        !absl::StrContains(index, "(identity_hash")) {
       kept.push_back(index);
     }
   }
-  EXPECT_EQ(made.size(), kept.size() + 6);
-  EXPECT_EQ(dropped, kept);  // the hash's, the sources', the postings' stay
+  EXPECT_EQ(made.size(), kept.size() + 7);
+  EXPECT_EQ(dropped, kept);  // the ruleset's, the sources', the postings' stay
   // The same pages of games; a player's read from the table or an index.
   const auto same_answers = [&](bool scan) {
     for (size_t i = 0; i < queries.size(); ++i) {
@@ -645,6 +647,69 @@ TEST_F(SqliteStoreTest, TheSearchIndexesDroppedAndBuiltAreANewFilesAndSearchesAn
   ASSERT_OK(store->DropSearchIndexes());
   ASSERT_OK(store->Rollback());
   EXPECT_EQ(Indexes(path), made);
+}
+
+TEST_F(SqliteStoreTest, WithoutItsIndexAWriteFindingAHashBuildsItFirstAndAReadScans) {
+  const std::string path = MakeDatabase("hash.db", 0);
+  const std::vector<std::string> made = Indexes(path);
+  const std::string hash_index = "games_by_hash: CREATE INDEX games_by_hash ON games(identity_hash)";
+  const auto has = [](const std::vector<std::string>& indexes, const std::string& index) {
+    return std::find(indexes.begin(), indexes.end(), index) != indexes.end();
+  };
+  ASSERT_TRUE(has(made, hash_index));
+  ASSERT_OK_AND_ASSIGN(std::unique_ptr<Store> store, OpenSqliteStore(path, OpenMode::kExisting));
+  ASSERT_OK(store->BeginWrite());
+  GameRow game = MakeGame("ann", "bo");
+  game.identity_hash = 0x8000000000000007u;  // stored as a negative integer
+  ASSERT_OK_AND_ASSIGN(const int64_t id, store->AddGame(game));
+  ASSERT_OK(store->DropSearchIndexes());
+  ASSERT_OK(store->Commit());
+  ASSERT_FALSE(has(Indexes(path), hash_index));
+  const auto ids = [](const absl::StatusOr<std::vector<GameRow>>& rows) {
+    std::vector<int64_t> out;
+    if (rows.ok()) {
+      for (const GameRow& row : *rows) out.push_back(row.id);
+    }
+    return out;
+  };
+  // A read finds it without the index, and builds nothing.
+  EXPECT_EQ(ids(store->GamesWithHash(game.identity_hash)), std::vector<int64_t>{id});
+  EXPECT_FALSE(has(Indexes(path), hash_index));
+  // A write builds the index before it looks, in the write: rolled back
+  // with it, kept with it.
+  ASSERT_OK(store->BeginWrite());
+  EXPECT_EQ(ids(store->GamesWithHashes({1, game.identity_hash})), std::vector<int64_t>{id});
+  ASSERT_OK(store->Rollback());
+  EXPECT_FALSE(has(Indexes(path), hash_index));
+  ASSERT_OK(store->BeginWrite());
+  EXPECT_EQ(ids(store->GamesWithHash(game.identity_hash)), std::vector<int64_t>{id});
+  EXPECT_EQ(ids(store->GamesWithHash(2)), std::vector<int64_t>{});
+  ASSERT_OK(store->Commit());
+  EXPECT_TRUE(has(Indexes(path), hash_index));
+  EXPECT_EQ(Indexes(path).size(), made.size() - 6);  // the search indexes are still to build
+}
+
+TEST_F(SqliteStoreTest, OthersWritesChangesWithAnotherConnectionsCommitOnly) {
+  const std::string path = MakeDatabase("others.db", 1);
+  ASSERT_OK_AND_ASSIGN(std::unique_ptr<Store> mine, OpenSqliteStore(path, OpenMode::kExisting));
+  ASSERT_OK_AND_ASSIGN(std::unique_ptr<Store> other, OpenSqliteStore(path, OpenMode::kExisting));
+  const auto in_write = [](Store& store, bool add) -> int64_t {
+    EXPECT_TRUE(store.BeginWrite().ok());
+    absl::StatusOr<int64_t> version = store.OthersWrites();
+    EXPECT_TRUE(version.ok()) << version.status();
+    if (add) EXPECT_TRUE(store.AddGame(MakeGame("cy", "di")).ok());
+    EXPECT_TRUE(store.Commit().ok());
+    return version.value_or(-1);
+  };
+  const int64_t first = in_write(*mine, true);
+  EXPECT_EQ(in_write(*mine, true), first);  // its own commits change nothing
+  EXPECT_EQ(in_write(*mine, false), first);
+  in_write(*other, false);  // a write that wrote nothing is not a change
+  EXPECT_EQ(in_write(*mine, false), first);
+  in_write(*other, true);
+  const int64_t after = in_write(*mine, false);
+  EXPECT_NE(after, first);
+  EXPECT_EQ(in_write(*mine, false), after);
 }
 
 TEST_F(SqliteStoreTest, AVisitMayCallTheStoreAgain) {
