@@ -565,9 +565,7 @@ absl::Status SqliteStore::Reclaim() { return Run("PRAGMA incremental_vacuum", "g
 
 // The indexes DropSearchIndexes drops, as Migrations() makes them (the
 // same text: a test compares the schema after Drop and Build with a new
-// file's). The identity hash's first (kHashIndex): GamesWithHash builds it
-// alone.
-constexpr char kHashIndex[] = "CREATE INDEX IF NOT EXISTS games_by_hash ON games(identity_hash)";
+// file's). The identity hash's first: GamesWithHash builds it alone.
 constexpr std::pair<const char*, const char*> kDeferrableIndexes[] = {
     {"games_by_hash", "games(identity_hash)"},
     {"games_by_light", "games(light)"},
@@ -587,15 +585,17 @@ absl::Status SqliteStore::EachSearchIndex(absl::string_view doing,
   });
 }
 
+std::string CreateIndexIfMissing(const char* name, const char* on) {
+  return absl::StrCat("CREATE INDEX IF NOT EXISTS ", name, " ON ", on);
+}
+
 absl::Status SqliteStore::DropSearchIndexes() {
   return EachSearchIndex("dropping a search index",
                          [](const char* name, const char*) { return absl::StrCat("DROP INDEX IF EXISTS ", name); });
 }
 
 absl::Status SqliteStore::BuildSearchIndexes() {
-  return EachSearchIndex("building a search index", [](const char* name, const char* on) {
-    return absl::StrCat("CREATE INDEX IF NOT EXISTS ", name, " ON ", on);
-  });
+  return EachSearchIndex("building a search index", CreateIndexIfMissing);
 }
 
 absl::Status SqliteStore::BeginWrite() {
@@ -757,7 +757,9 @@ absl::StatusOr<std::vector<GameRow>> SqliteStore::GamesWithHash(uint64_t hash) {
   // In a write, its index first when a first import dropped it (Store::
   // DropSearchIndexes): a writer never reads every game to find one.
   if (in_write_ && !hash_index_sure_) {
-    SCRIBE_RETURN_IF_ERROR(Atomically([&] { return Run(kHashIndex, "building the identity hash's index"); }));
+    const auto& [name, on] = kDeferrableIndexes[0];
+    SCRIBE_RETURN_IF_ERROR(
+        Atomically([&] { return Run(CreateIndexIfMissing(name, on), "building the identity hash's index"); }));
     hash_index_sure_ = true;
   }
   SCRIBE_ASSIGN_OR_RETURN(Statement statement,
