@@ -757,9 +757,8 @@ absl::StatusOr<std::vector<GameRow>> SqliteStore::GamesWithHash(uint64_t hash) {
   // In a write, its index first when a first import dropped it (Store::
   // DropSearchIndexes): a writer never reads every game to find one.
   if (in_write_ && !hash_index_sure_) {
-    const auto& [name, on] = kDeferrableIndexes[0];
-    SCRIBE_RETURN_IF_ERROR(
-        Atomically([&] { return Run(CreateIndexIfMissing(name, on), "building the identity hash's index"); }));
+    const std::string create = CreateIndexIfMissing(kDeferrableIndexes[0].first, kDeferrableIndexes[0].second);
+    SCRIBE_RETURN_IF_ERROR(Atomically([&] { return Run(create, "building the identity hash's index"); }));
     hash_index_sure_ = true;
   }
   SCRIBE_ASSIGN_OR_RETURN(Statement statement,
