@@ -369,8 +369,8 @@ class SqliteStore final : public games::Store {
   absl::Status WriteOk();
   // Runs `sql(name, on)` for each index a first import may defer
   // (kDeferrableIndexes) as one call of the open write.
-  absl::Status EachSearchIndex(absl::string_view doing,
-                               const std::function<std::string(const char*, const char*)>& sql);
+  absl::Status EachDeferrableIndex(absl::string_view doing,
+                                   const std::function<std::string(const char*, const char*)>& sql);
   // The files id of `path`, or none when no source names it.
   absl::StatusOr<std::optional<int64_t>> FileId(const std::string& path, absl::string_view doing);
   template <typename Body>
@@ -576,8 +576,8 @@ constexpr std::pair<const char*, const char*> kDeferrableIndexes[] = {
     {"games_by_dark_date", "games(dark, date = '', date)"},
 };
 
-absl::Status SqliteStore::EachSearchIndex(absl::string_view doing,
-                                          const std::function<std::string(const char*, const char*)>& sql) {
+absl::Status SqliteStore::EachDeferrableIndex(absl::string_view doing,
+                                              const std::function<std::string(const char*, const char*)>& sql) {
   if (!in_write_) return absl::FailedPreconditionError(absl::StrCat(Name(), ": ", doing, " outside a write"));
   return Atomically([&]() -> absl::Status {
     for (const auto& [name, on] : kDeferrableIndexes) SCRIBE_RETURN_IF_ERROR(Run(sql(name, on), doing));
@@ -590,12 +590,12 @@ std::string CreateIndexIfMissing(const char* name, const char* on) {
 }
 
 absl::Status SqliteStore::DropSearchIndexes() {
-  return EachSearchIndex("dropping a search index",
-                         [](const char* name, const char*) { return absl::StrCat("DROP INDEX IF EXISTS ", name); });
+  return EachDeferrableIndex("dropping a search index",
+                             [](const char* name, const char*) { return absl::StrCat("DROP INDEX IF EXISTS ", name); });
 }
 
 absl::Status SqliteStore::BuildSearchIndexes() {
-  return EachSearchIndex("building a search index", CreateIndexIfMissing);
+  return EachDeferrableIndex("building a search index", CreateIndexIfMissing);
 }
 
 absl::Status SqliteStore::BeginWrite() {
