@@ -134,7 +134,14 @@ absl::StatusOr<RunRow> MergeRunsAtomically(Store& store, const std::vector<int64
 // smallest neighbours, until kMaxRuns were left) rewrote each posting about
 // log2(n / kMaxRuns) times, and decoded and sorted every block: 1,000,000
 // finkel games in 50 batches spent 80 s of a 135 s import merging.
-inline constexpr int kMaxRuns = 8;
+// Why 16: the level merges leave up to 7 runs a level, and 1,000,000
+// finkel games in 16,000-game batches end with 14 (7 of level 2, 7 of
+// level 1), so an import of that size merges nothing after its last
+// batch; with 8, it rewrote the seven level-1 runs there (2.5-3 s on one
+// core, a 40 MB higher peak RSS). Searches and the explorer over 14 runs
+// were no slower than over 8 (docs/BENCHMARKS.md, ninth session); the
+// file is 0.6% larger (each run repeats its keys' group heads).
+inline constexpr int kMaxRuns = 16;
 absl::Status CompactIndex(Store& store);
 
 // The store's runs (every import's, oldest first) merged by LevelMergeStart

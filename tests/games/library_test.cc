@@ -543,6 +543,89 @@ TEST_P(LibraryTest, AnImportMergesItsRunsAsItGoesAndKeepsEveryPosting) {
 // runs before it and never rewrites the big ones, the runs stay fewer than
 // kLevelFanIn a level, and every posting is kept. Records without a
 // source are stored once.
+// Replaces the store's one run by runs of the games in consecutive id
+// ranges, `games[i]` games the i-th (oldest first), as batches of those
+// sizes would have written them: each block's postings split by game,
+// kept in the same bucket (own or ordinary). Returns the new runs.
+std::vector<RunRow> SplitRun(Store& store, const std::vector<int64_t>& games) {
+  const std::vector<RunRow> runs = store.Runs().value();
+  EXPECT_EQ(runs.size(), 1u);
+  auto rows = store.RunPostings(runs[0].run, {INT64_MIN, INT64_MIN}, 1 << 30, {INT64_MIN, INT64_MAX}).value();
+  std::vector<int64_t> ends;  // game ids are 1, 2, ...: run i holds ids below ends[i]
+  int64_t end = 1;
+  for (int64_t n : games) ends.push_back(end += n);
+  std::vector<std::map<std::pair<int64_t, int64_t>, std::vector<Posting>>> pieces(games.size());
+  for (const PostingRow& row : rows) {
+    std::vector<Posting> postings;
+    EXPECT_TRUE(DecodePostings(row.data, &postings).ok());
+    for (const Posting& posting : postings) {
+      const size_t i = std::upper_bound(ends.begin(), ends.end(), posting.game) - ends.begin();
+      EXPECT_LT(i, games.size()) << "game " << posting.game;
+      if (i < games.size()) pieces[i][{row.ruleset, row.bucket}].push_back(posting);
+    }
+  }
+  EXPECT_TRUE(store.BeginWrite().ok());
+  for (auto& piece : pieces) {
+    std::vector<PostingRow> out;
+    for (auto& [at, postings] : piece) {
+      std::sort(postings.begin(), postings.end());
+      out.push_back({at.first, at.second, EncodePostings(postings.data(), postings.data() + postings.size())});
+    }
+    const int64_t run = store.NewRun().value();
+    EXPECT_TRUE(store.AddPostings(run, out).ok());
+  }
+  EXPECT_TRUE(store.DeleteRun(runs[0].run).ok());
+  EXPECT_TRUE(store.Commit().ok());
+  return store.Runs().value();
+}
+
+// CompactIndex (the CLI's import, at its end) leaves at most kMaxRuns:
+// with more, it merges the neighbouring runs smallest together, as many as
+// it takes, into one, and leaves the others as they were; with kMaxRuns or
+// fewer it changes nothing. Every posting is kept.
+TEST_P(LibraryTest, CompactingMergesTheSmallestNeighboursDownToTheMostRunsAndKeepsEveryPosting) {
+  std::vector<JudgedRecord> records;
+  for (uint64_t seed = 1; seed <= 80; ++seed) records.push_back(RandomJudged("finkel", seed, 40));
+  ASSERT_EQ(Import(records, "/one", 1000).added, 80);
+  // kMaxRuns + 4 runs of uneven sizes (whole games each).
+  std::vector<int64_t> sizes;
+  const int64_t pattern[] = {6, 1, 5, 2, 7, 1, 1, 3, 6, 2, 5, 1, 2, 7, 3, 1, 2, 6, 3, 4};
+  for (int i = 0; i < kMaxRuns + 4; ++i) sizes.push_back(pattern[i % 20]);
+  int64_t total = 0;
+  for (int64_t n : sizes) total += n;
+  sizes.back() += static_cast<int64_t>(records.size()) - total;
+  ASSERT_GT(sizes.back(), 0);
+  const std::vector<RunRow> before = SplitRun(*store_, sizes);
+  ASSERT_EQ(before.size(), static_cast<size_t>(kMaxRuns + 4));
+  CheckSearchAndExplore(*store_, records, "finkel");  // the split itself kept every posting
+
+  ASSERT_TRUE(CompactIndex(*store_).ok());
+  const std::vector<RunRow> after = store_->Runs().value();
+  ASSERT_EQ(after.size(), static_cast<size_t>(kMaxRuns));
+  // The merged run is a new one (listed last: runs are listed by id); the
+  // others are the runs before, but for one window of neighbours (5 runs)
+  // whose bytes are the smallest of any 5 neighbours'.
+  ASSERT_GT(after.back().run, before.back().run);
+  size_t from = 0;
+  while (from + 1 < after.size() && after[from].run == before[from].run) ++from;
+  const size_t width = before.size() - after.size() + 1;
+  for (size_t i = from; i + 1 < after.size(); ++i) EXPECT_EQ(after[i].run, before[i + width].run);
+  auto window_bytes = [&](size_t at) {
+    int64_t bytes = 0;
+    for (size_t i = at; i < at + width; ++i) bytes += before[i].bytes;
+    return bytes;
+  };
+  for (size_t at = 0; at + width <= before.size(); ++at) EXPECT_LE(window_bytes(from), window_bytes(at)) << at;
+  CheckSearchAndExplore(*store_, records, "finkel");
+  ExpectKeysApart(*store_);
+
+  // At kMaxRuns, nothing to do.
+  ASSERT_TRUE(CompactIndex(*store_).ok());
+  const std::vector<RunRow> again = store_->Runs().value();
+  ASSERT_EQ(again.size(), after.size());
+  for (size_t i = 0; i < again.size(); ++i) EXPECT_EQ(again[i].run, after[i].run);
+}
+
 TEST_P(LibraryTest, ManySmallImportsMergeByLevelsAndKeepEveryPosting) {
   std::vector<JudgedRecord> records;
   for (uint64_t seed = 1; seed <= 120; ++seed) records.push_back(RandomJudged("finkel", seed, 40));
