@@ -12,6 +12,7 @@
 #include <set>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "engine/position.h"
@@ -28,6 +29,7 @@
 #include "review/pipeline.h"
 #include "storage/open_store.h"
 #include "storage/sqlite_store.h"
+#include "tests/common/forwarding_store.h"
 #include "tests/common/random_judged.h"
 #include "tests/common/test_rules.h"
 #include "tests/storage/cut_proxy.h"
@@ -493,6 +495,107 @@ TEST_P(LibraryTest, AFirstImportFindsEveryDuplicateOfItsOwnGamesAndOfAnotherWrit
     // 0: a, x; 1: a, d; 5-9: a, b; 12: b, c; 20: x, d; the other 8 one each.
     EXPECT_EQ(per_game, (std::map<int, int>{{1, 8}, {2, 9}}));
   }
+}
+
+// A reader connection whose reading of the results (ScanResults) is
+// followed by `after_scan` (once).
+class ScanHookedStore final : public ForwardingStore {
+ public:
+  explicit ScanHookedStore(std::unique_ptr<Store> s) : ForwardingStore(std::move(s)) {}
+  std::function<void()> after_scan;
+  absl::Status ScanResults(const std::function<bool(const std::string& date, const std::string& light,
+                                                    const std::string& dark, int result)>& visit) override {
+    absl::Status s = ForwardingStore::ScanResults(visit);
+    if (after_scan) std::exchange(after_scan, nullptr)();
+    return s;
+  }
+};
+
+void ExpectRatingsOf(Store& store, const std::set<std::string>& players, const std::vector<RatingRow>& recount) {
+  std::map<std::string, std::vector<std::tuple<std::string, double, int64_t>>> want, got;
+  for (const RatingRow& r : recount) want[r.player].emplace_back(r.period, r.rating, r.games);
+  for (const std::string& player : players) {
+    absl::StatusOr<std::vector<RatingRow>> rows = store.Ratings(player);
+    ASSERT_TRUE(rows.ok()) << rows.status();
+    for (const RatingRow& r : *rows) got[r.player].emplace_back(r.period, r.rating, r.games);
+  }
+  EXPECT_EQ(got, want);
+}
+
+// An import given another connection (ImportOptions::open_reader, the
+// CLI's) reads the players' results there while it builds, and writes
+// the same ratings as a recount; when another writer commits after that
+// reading, the import's write reads them again (where the store can tell:
+// SQLite), and the other writer's game is rated too.
+TEST_P(LibraryTest, PlayersReadOnAnotherConnectionAreReadAgainWhenAnotherWriterCommitted) {
+  std::vector<JudgedRecord> records;
+  for (uint64_t seed = 1; seed <= 30; ++seed) records.push_back(RandomJudged("finkel", seed));
+  const JudgedRecord late = scribe::RandomJudged(
+      "finkel", 99, {{"Light", "late-light"}, {"Dark", "late-dark"}, {"Date", "2026-09-19"}}, INT_MAX);
+  const std::string where = GetParam().make_location();
+  auto store = storage::OpenStore(where, storage::OpenMode::kCreate);
+  ASSERT_TRUE(store.ok()) << store.status();
+  const bool tells = (*store)->OthersWrites().ok();
+  for (const bool other_writer : {false, true}) {
+    SCOPED_TRACE(other_writer);
+    int opened = 0;
+    ImportOptions options;
+    options.batch_games = 8;
+    options.defer_search_indexes = !other_writer;
+    options.open_reader = [&]() -> absl::StatusOr<std::unique_ptr<Store>> {
+      ++opened;
+      auto reader = storage::OpenStore(where, storage::OpenMode::kExisting);
+      if (!reader.ok()) return reader.status();
+      auto hooked = std::make_unique<ScanHookedStore>(*std::move(reader));
+      if (other_writer) {
+        hooked->after_scan = [&] {
+          auto other = storage::OpenStore(where, storage::OpenMode::kExisting);
+          ASSERT_TRUE(other.ok()) << other.status();
+          auto writer = Importer::Start(**other, ImportOptions{});
+          ASSERT_TRUE(writer.ok()) << writer.status();
+          ASSERT_TRUE((*writer)->Add(late, "/late.tsn", 0).ok());
+          ASSERT_TRUE((*writer)->Finish().ok());
+        };
+      }
+      return hooked;
+    };
+    const size_t half = other_writer ? records.size() : records.size() / 2;
+    auto importer = Importer::Start(**store, options);
+    ASSERT_TRUE(importer.ok()) << importer.status();
+    for (size_t i = other_writer ? records.size() / 2 : 0; i < half; ++i) {
+      ASSERT_TRUE((*importer)->Add(records[i], "/games.tsn", static_cast<int64_t>(i)).ok());
+    }
+    ASSERT_TRUE((*importer)->Finish().ok());
+    EXPECT_EQ(opened, tells ? 1 : 0);  // read on the reader only where it can tell
+    absl::StatusOr<std::vector<RatingRow>> recount = RecountRatings(**store);
+    ASSERT_TRUE(recount.ok()) << recount.status();
+    std::set<std::string> players;
+    for (int p = 0; p < 5; ++p) players.insert("player" + std::to_string(p));
+    EXPECT_EQ((*store)->CountGames(GameQuery{}).value_or(-1),
+              static_cast<int64_t>(half) + (other_writer && tells ? 1 : 0));
+    if (other_writer && tells) {
+      players.insert({"late-light", "late-dark"});
+      EXPECT_EQ((*store)->Player("late-light").value().games, 1);
+      EXPECT_FALSE((*store)->Ratings("late-light").value().empty());  // rated: read again
+    }
+    ExpectRatingsOf(**store, players, *recount);
+  }
+  // UpdatePlayers alone (the service's, on its clock) reads them again in
+  // its write as well when another writer committed after its reading.
+  if (!tells) return;
+  auto connection = storage::OpenStore(where, storage::OpenMode::kExisting);
+  ASSERT_TRUE(connection.ok()) << connection.status();
+  ScanHookedStore hooked(*std::move(connection));
+  const JudgedRecord later = scribe::RandomJudged(
+      "finkel", 98, {{"Light", "later-light"}, {"Dark", "later-dark"}, {"Date", "2026-10-02"}}, INT_MAX);
+  hooked.after_scan = [&] {
+    auto writer = Importer::Start(**store, ImportOptions{});
+    ASSERT_TRUE(writer.ok()) << writer.status();
+    ASSERT_TRUE((*writer)->Add(later, "/later.tsn", 0).ok());
+    ASSERT_TRUE((*writer)->Finish().ok());
+  };
+  ASSERT_TRUE(UpdatePlayers(hooked).ok());
+  EXPECT_FALSE((*store)->Ratings("later-light").value().empty());
 }
 
 TEST_P(LibraryTest, SearchAndExplorerAgreeWithARecountOverBatchesAndDepths) {
