@@ -129,8 +129,6 @@ int CmdImport(const ImportOptions& o) {
   options.batch_games = o.batch;
   options.analyzer = analyzer.get();
   options.defer_search_indexes = true;  // into a database without games
-  // The players' results read on a second connection at the end (SQLite).
-  options.open_reader = [&o] { return storage::OpenStore(o.db, storage::OpenMode::kExisting); };
   auto importer = games::Importer::Start(**store, options);
   if (!importer.ok()) return DatabaseError("import", importer.status());
   const StopCheck interrupted = StopOnInterrupt();

@@ -598,22 +598,6 @@ Importer::~Importer() {
 
 absl::Status Importer::Finish() {
   absl::Status s = Flush();
-  // The players' results read on another connection (ImportOptions::
-  // open_reader) while this one compacts and builds; joined before the
-  // players' write, on every path.
-  std::optional<int64_t> others_writes;
-  absl::StatusOr<std::vector<RatingRow>> recounted = absl::UnavailableError("not read");
-  std::thread recounting;
-  if (s.ok() && options_.update_players && options_.open_reader) {
-    const absl::StatusOr<int64_t> before = store_.OthersWrites();
-    if (before.ok()) {
-      others_writes = *before;
-      recounting = std::thread([this, &recounted] {
-        absl::StatusOr<std::unique_ptr<Store>> reader = options_.open_reader();
-        recounted = reader.ok() ? RecountRatings(**reader) : reader.status();
-      });
-    }
-  }
   if (options_.compaction == ImportOptions::Compaction::kLevels) {
     if (s.ok()) s = MergeStoreLevels(store_);
   } else {
@@ -623,11 +607,7 @@ absl::Status Importer::Finish() {
   if (s.ok()) s = BuildDeferredSearchIndexes(store_);
   if (s.ok()) search_indexes_deferred_ = false;
   if (s.ok() && !options_.settle_each_batch) s = store_.Settle();
-  if (recounting.joinable()) recounting.join();
-  if (s.ok() && options_.update_players) {
-    // A reader that failed (it could not open, say) costs only the overlap.
-    s = recounted.ok() ? WritePlayers(store_, *std::move(recounted), others_writes) : UpdatePlayers(store_);
-  }
+  if (s.ok() && options_.update_players) s = UpdatePlayers(store_);
   return s;
 }
 

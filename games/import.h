@@ -21,7 +21,6 @@
 #define SCRIBE_GAMES_IMPORT_H_
 
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -62,13 +61,6 @@ struct ImportOptions {
   // recount of all games: about 2.5 s at 1,000,000 on SQLite). The service does it on
   // its own clock instead, after streams that added games.
   bool update_players = true;
-  // Opens another connection to the same database (the CLI gives one):
-  // Finish then reads the results for the players' ratings there while it
-  // compacts the index and builds the indexes, on the other core (about
-  // 1 s of a million-game import), and reads them again in its write only
-  // when another writer committed meanwhile (Store::OthersWrites). None,
-  // or a store that cannot tell another writer's commits: read after.
-  std::function<absl::StatusOr<std::unique_ptr<Store>>()> open_reader;
   // The store settles (Store::Settle) after every batch, so that searches
   // during a long stream of imports stay quick (the service's), rather
   // than once at Finish (the CLI's: settling each batch of a 600,000-game
@@ -259,13 +251,9 @@ absl::StatusOr<bool> SearchIndexesDeferred(Store& store);
 // before the write; where the store tells another writer's commits
 // (Store::OthersWrites) and one came between, read again in the write.
 absl::Status UpdatePlayers(Store& store);
-// Its two halves: every rating over time, from the store's results
-// (Store::ScanResults, read outside a write or in one); and the write,
-// which replaces the ratings with `rows` and recounts the totals, but
-// first reads the results again when `others_writes` (OthersWrites read
-// before `rows` were) no longer matches.
+// Every player's rating over time, from the store's results
+// (Store::ScanResults), as UpdatePlayers writes them.
 absl::StatusOr<std::vector<RatingRow>> RecountRatings(Store& store);
-absl::Status WritePlayers(Store& store, std::vector<RatingRow> rows, std::optional<int64_t> others_writes);
 
 }  // namespace scribe::games
 

@@ -23,6 +23,11 @@ absl::StatusOr<std::vector<RatingRow>> RecountRatings(Store& store) {
   return builder.Finish();
 }
 
+namespace {
+
+// Replaces the ratings with `rows` and recounts the totals, in one write,
+// but first reads the results again when `others_writes` (OthersWrites
+// read before `rows` were) no longer matches.
 absl::Status WritePlayers(Store& store, std::vector<RatingRow> rows, std::optional<int64_t> others_writes) {
   return InWrite(store, [&] {
     if (others_writes.has_value()) {
@@ -41,6 +46,8 @@ absl::Status WritePlayers(Store& store, std::vector<RatingRow> rows, std::option
     return written;
   });
 }
+
+}  // namespace
 
 absl::Status UpdatePlayers(Store& store) {
   // The results read before the write, so the write lock is held only to
