@@ -18,9 +18,9 @@
 #include "records/judged.h"
 #include "records/random_game.h"
 #include "storage/open_store.h"
-#include "tests/common/forwarding_store.h"
 #include "tests/common/random_judged.h"
 #include "tests/common/test_rules.h"
+#include "tests/games/forwarding_store.h"
 #include "tests/storage/test_backends.h"
 
 namespace scribe::games {

@@ -1,7 +1,7 @@
 // A games::Store that passes every call to another store (held or owned):
 // a test derives from it and overrides the calls it hooks.
-#ifndef SCRIBE_TESTS_COMMON_FORWARDING_STORE_H_
-#define SCRIBE_TESTS_COMMON_FORWARDING_STORE_H_
+#ifndef SCRIBE_TESTS_GAMES_FORWARDING_STORE_H_
+#define SCRIBE_TESTS_GAMES_FORWARDING_STORE_H_
 
 #include <cstdint>
 #include <functional>
@@ -102,4 +102,4 @@ class ForwardingStore : public Store {
 
 }  // namespace scribe::games
 
-#endif  // SCRIBE_TESTS_COMMON_FORWARDING_STORE_H_
+#endif  // SCRIBE_TESTS_GAMES_FORWARDING_STORE_H_
