@@ -19,6 +19,12 @@ if [[ $# -lt 5 ]]; then
 fi
 rounds="$1" old="$2" new="$3" db="$4"
 shift 4
+if [[ "$db" == postgres* ]]; then
+  # A second import into one database finds every game known: each import
+  # needs a new server (bench/pg_server.sh) or database.
+  echo "import_alternate.sh: DB must be a SQLite file, not $db (each import needs a new database)" >&2
+  exit 2
+fi
 for ((r = 1; r <= rounds; r++)); do
   for build in old new; do
     scribe="$old"
