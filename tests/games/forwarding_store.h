@@ -95,6 +95,7 @@ class ForwardingStore : public Store {
                                                  const std::vector<int64_t>& except_runs) override {
     return s_.Postings(ruleset, bucket, except_runs);
   }
+
  private:
   std::unique_ptr<Store> owned_;  // declared before s_, which may refer to it
   Store& s_;

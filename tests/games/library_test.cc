@@ -608,23 +608,46 @@ TEST_P(LibraryTest, AnImportMergesItsRunsAsItGoesAndKeepsEveryPosting) {
   ExpectKeysApart(*store_);
 }
 
-// Many small imports (the service's streams: one or a few games each)
-// merge the store's runs by levels: a small import's run joins the small
-// runs before it and never rewrites the big ones, the runs stay fewer than
-// kLevelFanIn a level, and every posting is kept. Records without a
-// source are stored once.
+// Posting blocks by (ruleset, bucket), each the postings it holds.
+using Blocks = std::map<std::pair<int64_t, int64_t>, std::vector<Posting>>;
+
+// The store's one run: its id and its blocks.
+std::pair<int64_t, std::vector<PostingRow>> OneRun(Store& store) {
+  const std::vector<RunRow> runs = store.Runs().value();
+  EXPECT_EQ(runs.size(), 1u);
+  return {runs[0].run,
+          store.RunPostings(runs[0].run, {INT64_MIN, INT64_MIN}, 1 << 30, {INT64_MIN, INT64_MAX}).value()};
+}
+
+// Replaces run `replaced` by a run of each of `runs` (oldest first), in
+// one write. Returns the new runs.
+std::vector<int64_t> ReplaceRun(Store& store, int64_t replaced, std::vector<Blocks> runs) {
+  std::vector<int64_t> made;
+  EXPECT_TRUE(store.BeginWrite().ok());
+  for (Blocks& blocks : runs) {
+    std::vector<PostingRow> out;
+    for (auto& [at, postings] : blocks) {
+      std::sort(postings.begin(), postings.end());
+      out.push_back({at.first, at.second, EncodePostings(postings.data(), postings.data() + postings.size())});
+    }
+    made.push_back(store.NewRun().value());
+    EXPECT_TRUE(store.AddPostings(made.back(), out).ok());
+  }
+  EXPECT_TRUE(store.DeleteRun(replaced).ok());
+  EXPECT_TRUE(store.Commit().ok());
+  return made;
+}
+
 // Replaces the store's one run by runs of the games in consecutive id
 // ranges, `games[i]` games the i-th (oldest first), as batches of those
 // sizes would have written them: each block's postings split by game,
 // kept in the same bucket (own or ordinary). Returns the new runs.
 std::vector<RunRow> SplitRun(Store& store, const std::vector<int64_t>& games) {
-  const std::vector<RunRow> runs = store.Runs().value();
-  EXPECT_EQ(runs.size(), 1u);
-  auto rows = store.RunPostings(runs[0].run, {INT64_MIN, INT64_MIN}, 1 << 30, {INT64_MIN, INT64_MAX}).value();
+  const auto [run, rows] = OneRun(store);
   std::vector<int64_t> ends;  // game ids are 1, 2, ...: run i holds ids below ends[i]
   int64_t end = 1;
   for (int64_t n : games) ends.push_back(end += n);
-  std::vector<std::map<std::pair<int64_t, int64_t>, std::vector<Posting>>> pieces(games.size());
+  std::vector<Blocks> pieces(games.size());
   for (const PostingRow& row : rows) {
     std::vector<Posting> postings;
     EXPECT_TRUE(DecodePostings(row.data, &postings).ok());
@@ -634,18 +657,7 @@ std::vector<RunRow> SplitRun(Store& store, const std::vector<int64_t>& games) {
       if (i < games.size()) pieces[i][{row.ruleset, row.bucket}].push_back(posting);
     }
   }
-  EXPECT_TRUE(store.BeginWrite().ok());
-  for (auto& piece : pieces) {
-    std::vector<PostingRow> out;
-    for (auto& [at, postings] : piece) {
-      std::sort(postings.begin(), postings.end());
-      out.push_back({at.first, at.second, EncodePostings(postings.data(), postings.data() + postings.size())});
-    }
-    const int64_t run = store.NewRun().value();
-    EXPECT_TRUE(store.AddPostings(run, out).ok());
-  }
-  EXPECT_TRUE(store.DeleteRun(runs[0].run).ok());
-  EXPECT_TRUE(store.Commit().ok());
+  ReplaceRun(store, run, std::move(pieces));
   return store.Runs().value();
 }
 
@@ -696,6 +708,11 @@ TEST_P(LibraryTest, CompactingMergesTheSmallestNeighboursDownToTheMostRunsAndKee
   for (size_t i = 0; i < again.size(); ++i) EXPECT_EQ(again[i].run, after[i].run);
 }
 
+// Many small imports (the service's streams: one or a few games each)
+// merge the store's runs by levels: a small import's run joins the small
+// runs before it and never rewrites the big ones, the runs stay fewer than
+// kLevelFanIn a level, and every posting is kept. Records without a
+// source are stored once.
 TEST_P(LibraryTest, ManySmallImportsMergeByLevelsAndKeepEveryPosting) {
   std::vector<JudgedRecord> records;
   for (uint64_t seed = 1; seed <= 120; ++seed) records.push_back(RandomJudged("finkel", seed, 40));
@@ -741,10 +758,8 @@ TEST_P(LibraryTest, ManySmallImportsMergeByLevelsAndKeepEveryPosting) {
 // could have left it: of each key with an own block, every other posting
 // in its bucket's block instead. Returns the new run.
 int64_t RunWithKeysInBothBlocks(Store& store, const PositionKeys& keys) {
-  const std::vector<RunRow> runs = store.Runs().value();
-  EXPECT_EQ(runs.size(), 1u);
-  auto rows = store.RunPostings(runs[0].run, {INT64_MIN, INT64_MIN}, 1 << 30, {INT64_MIN, INT64_MAX}).value();
-  std::map<std::pair<int64_t, int64_t>, std::vector<Posting>> blocks;
+  const auto [run, rows] = OneRun(store);
+  Blocks blocks;
   int moved = 0;
   for (const PostingRow& row : rows) {
     std::vector<Posting> postings;
@@ -756,17 +771,7 @@ int64_t RunWithKeysInBothBlocks(Store& store, const PositionKeys& keys) {
     }
   }
   EXPECT_GE(moved, 50);  // at least the start's (every game reached it)
-  std::vector<PostingRow> out;
-  for (auto& [at, postings] : blocks) {
-    std::sort(postings.begin(), postings.end());
-    out.push_back({at.first, at.second, EncodePostings(postings.data(), postings.data() + postings.size())});
-  }
-  EXPECT_TRUE(store.BeginWrite().ok());
-  const int64_t run = store.NewRun().value();
-  EXPECT_TRUE(store.AddPostings(run, out).ok());
-  EXPECT_TRUE(store.DeleteRun(runs[0].run).ok());
-  EXPECT_TRUE(store.Commit().ok());
-  return run;
+  return ReplaceRun(store, run, {std::move(blocks)}).at(0);
 }
 
 // A database made before keys were kept apart: its runs (a key's postings
