@@ -110,6 +110,19 @@ void IndexesLeft(const games::Importer& importer, games::Store& store) {
                "import that finishes builds them); until then those searches read every game\n";
 }
 
+// The import's reviews, with --table or --depth (else none): the players'
+// figures alone are stored, so no heuristic scores of moves, no key moves
+// and no turning points are made.
+std::unique_ptr<Analyzer> ImportAnalyzer(const ImportOptions& o) {
+  if (o.table.empty() && o.depth < 0) return nullptr;
+  AnalysisOptions options;
+  options.chances = std::make_shared<const EvaluatorSource>(
+      [&o](const std::shared_ptr<const Rules>& rules) { return TableOrSearch(o.table, o.depth, rules); });
+  options.score_moves = false;
+  options.review_options = {.key_moves = 0, .turning_points = 0};
+  return std::make_unique<Analyzer>(options);
+}
+
 int CmdImport(const ImportOptions& o) {
   for (const std::string& f : o.files) {
     if (f == "-") return DatabaseError("import", absl::InvalidArgumentError("import reads files, not standard input (a source is a file and its record index)"));
@@ -118,13 +131,7 @@ int CmdImport(const ImportOptions& o) {
   if (!policy.ok()) return RulesetError(policy.status());
   auto store = storage::OpenStore(o.db, storage::OpenMode::kCreate);
   if (!store.ok()) return DatabaseError("import", store.status());
-  std::unique_ptr<Analyzer> analyzer;
-  if (!o.table.empty() || o.depth >= 0) {
-    AnalysisOptions options;
-    options.chances = std::make_shared<const EvaluatorSource>(
-        [&o](const std::shared_ptr<const Rules>& rules) { return TableOrSearch(o.table, o.depth, rules); });
-    analyzer = std::make_unique<Analyzer>(options);
-  }
+  const std::unique_ptr<Analyzer> analyzer = ImportAnalyzer(o);
   games::ImportOptions options;
   options.batch_games = o.batch;
   options.analyzer = analyzer.get();

@@ -127,6 +127,7 @@ absl::Status WriteReviews(games::Store& store, games::RulesCache& cache, const s
   AnalysisOptions options;
   options.chances = std::make_shared<const EvaluatorSource>(
       [&o](const std::shared_ptr<const Rules>& rules) { return TableOrSearch(o.table, o.depth, rules); });
+  options.score_moves = false;  // (a review page shows values, not the heuristic's scores)
   const Analyzer analyzer(options);
   std::vector<absl::Status> failed(records->size());
   std::vector<std::thread> threads;

@@ -39,6 +39,7 @@ AnalysisOptions Options(const ReviewCommandOptions& o, const StopCheck& stop) {
     return TableOrSearch(o.table, o.depth >= 0 ? o.depth : kDefaultReviewDepth, rules);
   });
   options.review_options.key_moves = o.key_moves;
+  options.score_moves = false;  // (a review shows values, not the heuristic's scores)
   options.stop = stop;
   return options;
 }

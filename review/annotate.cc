@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "engine/board.h"
+#include "engine/position.h"
 #include "engine/ruleset.h"
 #include "engine/status_macros.h"
 #include "records/referee.h"
@@ -32,7 +33,8 @@ absl::Status CheckAnnotatable(const JudgedRecord& judged) {
   return absl::OkStatus();
 }
 
-ActionAnnotation AnnotateAction(const JudgedRecord& judged, int i, const EvaluationWeights& weights) {
+ActionAnnotation AnnotateAction(const JudgedRecord& judged, int i, const EvaluationWeights& weights,
+                                bool score_moves) {
   const RefereeResult& verdict = judged.verdict;
   const Rules& r = *verdict.rules;
   const v1::Action& a = judged.record.actions(i);
@@ -43,22 +45,31 @@ ActionAnnotation AnnotateAction(const JudgedRecord& judged, int i, const Evaluat
   an.index = i;
   an.player = pos.to_move;
   an.roll = a.roll();
-  const std::vector<MoveEvaluation> ranked = RankMoves(r, pos, a.roll(), weights);
-  an.alternatives = static_cast<int>(ranked.size());
+  std::vector<MoveEvaluation> ranked;
+  if (score_moves) {
+    ranked = RankMoves(r, pos, a.roll(), weights);
+    an.alternatives = static_cast<int>(ranked.size());
+  } else {
+    MoveList moves;
+    LegalMoves(r, pos, a.roll(), &moves);
+    an.alternatives = static_cast<int>(moves.size());
+  }
   if (!a.has_from()) {
     an.did.emplace_back(kDidPass);
   } else {
     const Move m{static_cast<uint8_t>(a.from()), static_cast<uint8_t>(a.to())};
     an.move = m;
-    for (const MoveEvaluation& e : ranked) {
-      if (e.move == m) an.score = e.score;
+    if (score_moves) {
+      for (const MoveEvaluation& e : ranked) {
+        if (e.move == m) an.score = e.score;
+      }
+      // Competition ranking: a move the evaluation scores as high as the
+      // best is rank 1, and then no other move is called better.
+      an.rank = 1;
+      for (const MoveEvaluation& e : ranked) an.rank += e.score > an.score ? 1 : 0;
+      an.best_score = ranked.front().score;
+      if (ranked.front().score > an.score) an.best = ranked.front().move;
     }
-    // Competition ranking: a move the evaluation scores as high as the
-    // best is rank 1, and then no other move is called better.
-    an.rank = 1;
-    for (const MoveEvaluation& e : ranked) an.rank += e.score > an.score ? 1 : 0;
-    an.best_score = ranked.front().score;
-    if (ranked.front().score > an.score) an.best = ranked.front().move;
     const int borne_off = after.count[an.player][r.off] - pos.count[an.player][r.off];
     an.captured = outcome.captured;
     if (m.from == 0) an.did.emplace_back(kDidEntered);
@@ -70,14 +81,14 @@ ActionAnnotation AnnotateAction(const JudgedRecord& judged, int i, const Evaluat
     if (outcome.placed) an.did.emplace_back(kDidPlaced);
     if (borne_off > 0) an.did.push_back(Counted(kDidBoreOff, borne_off));
     if (outcome.won) an.did.emplace_back(kDidWon);
-    if (ranked.size() == 1) an.did.emplace_back(kDidForced);
+    if (an.alternatives == 1) an.did.emplace_back(kDidForced);
   }
   an.race = Race(r, after);
   return an;
 }
 
 absl::StatusOr<AnnotatedRecord> AnnotateRecord(const JudgedRecord& judged, const EvaluationWeights& weights,
-                                               const StopCheck& stop) {
+                                               const StopCheck& stop, bool score_moves) {
   SCRIBE_RETURN_IF_ERROR(CheckAnnotatable(judged));
   const RefereeResult& verdict = judged.verdict;
   AnnotatedRecord out;
@@ -89,7 +100,7 @@ absl::StatusOr<AnnotatedRecord> AnnotateRecord(const JudgedRecord& judged, const
   for (int i = 0; i < judged.record.actions_size(); ++i) {
     // A few microseconds an action: polled once in 256.
     if (i % 256 == 255 && StopRequested(stop)) return Stopped();
-    out.actions.push_back(AnnotateAction(judged, i, weights));
+    out.actions.push_back(AnnotateAction(judged, i, weights, score_moves));
   }
   out.winner = verdict.winner;
   return out;

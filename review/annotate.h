@@ -154,9 +154,12 @@ struct AnnotatedRecord {
 // or not) and judged with RefereeOptions::keep_positions. INVALID_ARGUMENT,
 // saying which rule the record breaks and where, when it is not a legal
 // game. Polls `stop` (engine/stop.h) as it goes: CANCELLED once it says
-// stop.
+// stop. Without `score_moves` the heuristic's judgement of each move
+// (ActionAnnotation::rank, score, best, best_score) is left out (0, none):
+// it is most of an annotation's work, and a review's figures (values,
+// marks, accuracy) do not use it.
 absl::StatusOr<AnnotatedRecord> AnnotateRecord(const JudgedRecord& judged, const EvaluationWeights& weights = {},
-                                               const StopCheck& stop = {});
+                                               const StopCheck& stop = {}, bool score_moves = true);
 
 // The same for a record not yet judged: judged first (under `rules` when
 // given, else its own ruleset).
@@ -170,7 +173,8 @@ absl::StatusOr<AnnotatedRecord> AnnotateRecord(const v1::GameRecord& record,
 // AnnotateAction is AnnotateRecord's annotation of action i of a record
 // that passed it.
 absl::Status CheckAnnotatable(const JudgedRecord& judged);
-ActionAnnotation AnnotateAction(const JudgedRecord& judged, int i, const EvaluationWeights& weights = {});
+ActionAnnotation AnnotateAction(const JudgedRecord& judged, int i, const EvaluationWeights& weights = {},
+                                bool score_moves = true);
 
 // AddWinningChances in parts: CheckEvaluator fails (FAILED_PRECONDITION,
 // naming both) when the evaluator answers for other rules; ValueAction is

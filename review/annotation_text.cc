@@ -193,10 +193,12 @@ v1::AnnotatedAction ActionToProto(const ActionAnnotation& an) {
   if (an.move) {
     SetMove(*an.move, a.mutable_move());
     a.set_captured(an.captured);
-    a.set_rank(an.rank);
-    a.set_score(an.score);
-    a.set_best_score(an.best_score);
-    if (an.best) SetMove(*an.best, a.mutable_best());
+    if (an.rank > 0) {  // (0: annotated without the heuristic's scores)
+      a.set_rank(an.rank);
+      a.set_score(an.score);
+      a.set_best_score(an.best_score);
+      if (an.best) SetMove(*an.best, a.mutable_best());
+    }
   }
   a.set_race_light(an.race.light);
   a.set_race_dark(an.race.dark);

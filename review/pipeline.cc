@@ -51,7 +51,7 @@ absl::StatusOr<std::shared_ptr<const Evaluator>> Analyzer::EvaluatorFor(
 absl::StatusOr<Analysis> Analyzer::Analyze(const JudgedRecord& judged) const {
   if (StopRequested(options_.stop)) return Stopped();
   Analysis analysis;
-  auto annotated = AnnotateRecord(judged, options_.weights, options_.stop);
+  auto annotated = AnnotateRecord(judged, options_.weights, options_.stop, options_.score_moves);
   if (!annotated.ok()) return annotated.status();
   analysis.annotated = *std::move(annotated);
   if (options_.chances == nullptr) return analysis;

@@ -75,6 +75,11 @@ struct AnalysisOptions {
   ReviewOptions review_options;
   MarkThresholds thresholds;
   EvaluationWeights weights;
+  // The heuristic's rank and score of each move in the annotation
+  // (AnnotateRecord's score_moves), which annotations show; without, the
+  // values and the review are the same, for a third less work (reviews
+  // and their pages, the database's import).
+  bool score_moves = true;
   StopCheck stop;
 };
 

@@ -116,7 +116,7 @@ absl::StatusOr<GameReview> ReviewGame(const v1::GameRecord& record, const Annota
     p.doubtful += v.mark == kMarkDoubtful;
     p.mistakes += v.mark == kMarkMistake;
     p.blunders += v.mark == kMarkBlunder;
-    if (v.best && v.loss > 0) {
+    if (v.best && v.loss > 0 && options.key_moves > 0) {
       key_moves.push_back({an.index, an.player, an.roll, annotated.positions[an.index], *an.move, *v.best,
                                   v.loss, v.mark, v.before, v.throw_value, v.after});
     }
@@ -148,6 +148,7 @@ absl::StatusOr<GameReview> ReviewGame(const v1::GameRecord& record, const Annota
   review.key_moves.assign(key_moves.begin(), key_moves.end());
 
   for (const ActionAnnotation& an : annotated.actions) {
+    if (options.turning_points <= 0) break;
     const ActionValues& v = *an.values;
     TurningPoint t;
     t.index = an.index;

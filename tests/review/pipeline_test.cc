@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "engine/random.h"
+#include "engine/ruleset.h"
 #include "engine/search.h"
 #include "gtest/gtest.h"
 #include "records/judged.h"
@@ -165,6 +166,50 @@ TEST(AnalyzerTest, WithChancesItIsTheAnnotationTheChancesAndTheReviewOfTheRulesT
     EXPECT_LE(analysis->review->key_moves.size(), 2u);
     EXPECT_EQ(ReviewToProto(*analysis->review, *judged.verdict.rules).SerializeAsString(),
               ReviewToProto(*review, *judged.verdict.rules).SerializeAsString());
+  }
+}
+
+// Without the heuristic's scores an analysis is the same but for them:
+// every value, mark and figure of the review; the scores left out (rank
+// 0: absent from the annotation's proto), on an exact table and on a
+// search of every preset.
+TEST(AnalyzerTest, WithoutMoveScoresEverythingButTheScoresIsTheSame) {
+  std::vector<std::pair<std::string, std::shared_ptr<const EvaluatorSource>>> cases = {
+      {kTwo, EvaluatorSource::TablesElseSearch(TwoTable(), std::nullopt)}};
+  for (const PresetInfo& preset : Presets()) {
+    cases.emplace_back(preset.id, EvaluatorSource::TablesElseSearch(nullptr, 1));
+  }
+  for (const auto& [ruleset, chances] : cases) {
+    SCOPED_TRACE(ruleset);
+    AnalysisOptions scored = With(chances);
+    AnalysisOptions unscored = scored;
+    unscored.score_moves = false;
+    const Analyzer with(scored), without(unscored);
+    for (uint64_t seed : {11, 12}) {
+      const JudgedRecord judged = RandomJudged(ruleset, seed);
+      auto a = with.Analyze(judged);
+      auto b = without.Analyze(judged);
+      ASSERT_TRUE(a.ok() && b.ok()) << a.status() << b.status();
+      ASSERT_TRUE(a->review.has_value() && b->review.has_value());
+      const Rules& rules = *judged.verdict.rules;
+      EXPECT_EQ(ReviewToProto(*a->review, rules).SerializeAsString(),
+                ReviewToProto(*b->review, rules).SerializeAsString());
+      v1::Annotation scores_left_out = AnnotationToProto(a->annotated, ruleset);
+      int scored_moves = 0;
+      for (v1::AnnotatedAction& action : *scores_left_out.mutable_actions()) {
+        scored_moves += action.has_rank() && action.rank() >= 1;
+        action.clear_rank();
+        action.clear_score();
+        action.clear_best_score();
+        action.clear_best();
+      }
+      EXPECT_GT(scored_moves, 0);
+      EXPECT_EQ(AnnotationToProto(b->annotated, ruleset).SerializeAsString(), scores_left_out.SerializeAsString());
+      for (const ActionAnnotation& an : b->annotated.actions) {
+        EXPECT_EQ(an.rank, 0);
+        EXPECT_FALSE(an.best.has_value());
+      }
+    }
   }
 }
 

@@ -274,6 +274,27 @@ TEST(ReviewTest, RandomMovesLoseAccuracy) {
   EXPECT_LT(accuracy / decisions, 99.0);
 }
 
+// No key moves and no turning points asked for (the database's import):
+// none made, and every figure the same as with them.
+TEST(ReviewTest, WithoutKeyMovesOrTurningPointsTheFiguresAreTheSame) {
+  const ExactTestEvaluator& exact = Exact(kTwo);
+  int listed = 0;
+  for (uint64_t seed = 1; seed <= 10; ++seed) {
+    const v1::GameRecord record = RandomRecord(kTwo, seed);
+    const GameReview full = MustReview(record, exact).review;
+    const GameReview bare = MustReview(record, exact, {.key_moves = 0, .turning_points = 0}).review;
+    listed += static_cast<int>(full.key_moves.size() + full.turning_points.size());
+    EXPECT_TRUE(bare.key_moves.empty());
+    EXPECT_TRUE(bare.turning_points.empty());
+    GameReview without_lists = full;
+    without_lists.key_moves.clear();
+    without_lists.turning_points.clear();
+    EXPECT_EQ(ReviewToProto(bare, *MustLoad(kTwo)).SerializeAsString(),
+              ReviewToProto(without_lists, *MustLoad(kTwo)).SerializeAsString());
+  }
+  EXPECT_GT(listed, 0);
+}
+
 TEST(ReviewTest, SwappingThePlayersSwapsTheirFigures) {
   const ExactTestEvaluator& exact = Exact(kTwo);
   for (uint64_t seed = 1; seed <= 10; ++seed) {
