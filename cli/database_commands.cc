@@ -110,16 +110,12 @@ void IndexesLeft(const games::Importer& importer, games::Store& store) {
                "import that finishes builds them); until then those searches read every game\n";
 }
 
-// The import's reviews, with --table or --depth (else none): the players'
-// figures alone are stored, so no heuristic scores of moves, no key moves
-// and no turning points are made.
+// The import's reviews (Analyzer::Figures), with --table or --depth.
 std::unique_ptr<Analyzer> ImportAnalyzer(const ImportOptions& o) {
   if (o.table.empty() && o.depth < 0) return nullptr;
   AnalysisOptions options;
   options.chances = std::make_shared<const EvaluatorSource>(
       [&o](const std::shared_ptr<const Rules>& rules) { return TableOrSearch(o.table, o.depth, rules); });
-  options.score_moves = false;
-  options.review_options = {.key_moves = 0, .turning_points = 0};
   return std::make_unique<Analyzer>(options);
 }
 

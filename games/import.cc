@@ -196,7 +196,7 @@ absl::Status Importer::Add(const JudgedRecord& judged, const std::string& file, 
 
 struct Importer::ReviewChunk {
   std::vector<ToReview> records;
-  std::vector<absl::StatusOr<Analysis>> results;
+  std::vector<absl::StatusOr<std::array<PlayerFigures, 2>>> results;
   std::atomic<size_t> next{0};
   std::vector<std::thread> threads;
 };
@@ -212,7 +212,7 @@ absl::Status Importer::StartReviews() {
   for (int t = 0; t < review_threads_ && static_cast<size_t>(t) < chunk->records.size(); ++t) {
     chunk->threads.emplace_back([chunk, analyzer] {
       for (size_t i; (i = chunk->next++) < chunk->records.size();) {
-        chunk->results[i] = analyzer->Analyze(chunk->records[i].judged);
+        chunk->results[i] = analyzer->Figures(chunk->records[i].judged);
       }
     });
   }
@@ -225,11 +225,10 @@ absl::Status Importer::FinishReviews() {
   std::unique_ptr<ReviewChunk> chunk = std::move(reviewing_);
   for (size_t i = 0; i < chunk->records.size(); ++i) {
     Pending& game = filling_.games[chunk->records[i].place];
-    const absl::StatusOr<Analysis>& result = chunk->results[i];
+    const absl::StatusOr<std::array<PlayerFigures, 2>>& result = chunk->results[i];
     if (!result.ok()) return At(result.status(), game.source.file, game.source.index);
-    if (!result->review.has_value()) continue;
     for (Side s : {kLight, kDark}) {
-      const PlayerReview& p = result->review->players[s];
+      const PlayerFigures& p = (*result)[s];
       game.row.figures[s] = ReviewFigures{p.accuracy, p.error_rate, p.rating};
     }
     ++filling_.counts.reviewed;  // counted when its batch is committed

@@ -80,8 +80,9 @@ struct ImportOptions {
   // OthersWrites): at most this many games (about 21 bytes each: 42 MB),
   // then by the index, built then.
   int64_t own_hashes_in_memory = 2000000;
-  // Reviews the games (their figures per side) when given, over
-  // `review_threads` threads (0: the machine's cores, at most 8).
+  // Reviews the games when given (their figures per side alone:
+  // Analyzer::Figures), over `review_threads` threads (0: the machine's
+  // cores, at most 8).
   const Analyzer* analyzer = nullptr;
   int review_threads = 0;
 };

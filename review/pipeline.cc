@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "engine/ruleset.h"
 #include "engine/search.h"
+#include "engine/status_macros.h"
 
 namespace scribe {
 
@@ -67,6 +68,14 @@ absl::StatusOr<Analysis> Analyzer::Analyze(const JudgedRecord& judged) const {
   if (!review.ok()) return review.status();
   analysis.review = *std::move(review);
   return analysis;
+}
+
+absl::StatusOr<std::array<PlayerFigures, 2>> Analyzer::Figures(const JudgedRecord& judged) const {
+  if (StopRequested(options_.stop)) return Stopped();
+  SCRIBE_RETURN_IF_ERROR(CheckAnnotatable(judged));
+  auto evaluator = EvaluatorFor(judged.verdict.rules);
+  if (!evaluator.ok()) return evaluator.status();
+  return PlayersFigures(judged, **evaluator, options_.stop);
 }
 
 int DefaultAnalysisThreads() {

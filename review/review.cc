@@ -6,6 +6,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "engine/status_macros.h"
 #include "records/position_string.h"
 #include "records/referee.h"
 
@@ -215,6 +216,47 @@ void PlayerToProto(const PlayerReview& p, v1::PlayerReview* out) {
 }
 
 }  // namespace
+
+absl::StatusOr<std::array<PlayerFigures, 2>> PlayersFigures(const JudgedRecord& judged, const Evaluator& evaluator,
+                                                            const StopCheck& stop) {
+  SCRIBE_RETURN_IF_ERROR(CheckAnnotatable(judged));
+  const Rules& rules = *judged.verdict.rules;
+  SCRIBE_RETURN_IF_ERROR(CheckEvaluator(evaluator, rules));
+  std::array<PlayerFigures, 2> figures;
+  double total_loss[2] = {0, 0}, accuracy_sum[2] = {0, 0};
+  MoveList legal;
+  for (int i = 0; i < judged.record.actions_size(); ++i) {
+    if (i % 16 == 15 && StopRequested(stop)) return Stopped();
+    const v1::Action& a = judged.record.actions(i);
+    if (!a.has_from()) continue;  // a pass
+    const Position& pos = judged.verdict.positions[i];
+    LegalMoves(rules, pos, a.roll(), &legal);
+    if (legal.size() < 2) continue;  // forced
+    // ValueAction's loss: the best move's value less the played one's.
+    const std::vector<ValuedMove> ranked = RankMovesByValue(evaluator, pos, a.roll());
+    const Move played{static_cast<uint8_t>(a.from()), static_cast<uint8_t>(a.to())};
+    const double best = ranked.front().value;
+    double after = best;
+    for (const ValuedMove& m : ranked) {
+      if (m.move == played) after = m.value;
+    }
+    const double loss = std::max(0.0, best - after);
+    const Side side = pos.to_move;
+    ++figures[side].decisions;
+    total_loss[side] += loss;
+    accuracy_sum[side] += DecisionAccuracy(loss);
+  }
+  if (StopRequested(stop)) return Stopped();
+  for (Side side : {kLight, kDark}) {
+    PlayerFigures& f = figures[side];
+    if (f.decisions > 0) {
+      f.accuracy = accuracy_sum[side] / f.decisions;
+      f.error_rate = total_loss[side] / f.decisions;
+    }
+    f.rating = PerformanceRating(f.error_rate);
+  }
+  return figures;
+}
 
 v1::Review ReviewToProto(const GameReview& review, const Rules& rules) {
   v1::Review out;

@@ -14,6 +14,7 @@
 #ifndef SCRIBE_REVIEW_REVIEW_H_
 #define SCRIBE_REVIEW_REVIEW_H_
 
+#include <array>
 #include <optional>
 #include <string>
 #include <vector>
@@ -147,6 +148,26 @@ struct GameReview {
 // of this record.
 absl::StatusOr<GameReview> ReviewGame(const v1::GameRecord& record, const AnnotatedRecord& annotated,
                                       const ReviewOptions& options = {});
+
+// A player's figures of a review alone: ReviewGame's PlayerReview::
+// decisions, accuracy, error_rate and rating, to the last bit.
+struct PlayerFigures {
+  int decisions = 0;
+  double accuracy = 100;
+  double error_rate = 0;
+  double rating = kRatingPerfect;
+};
+
+// Both players' figures (by Side) of a judged legal record (judged with
+// RefereeOptions::keep_positions) from `evaluator`, for a caller that keeps
+// nothing else of a review (the database's import): only the decisions
+// are valued, each as AddWinningChances values it, with no annotation, no
+// chance before each throw, no pass or forced move looked up and no key
+// moves. INVALID_ARGUMENT for a record that is not a legal game,
+// FAILED_PRECONDITION for an evaluator of other rules, CANCELLED once
+// `stop` says stop.
+absl::StatusOr<std::array<PlayerFigures, 2>> PlayersFigures(const JudgedRecord& judged, const Evaluator& evaluator,
+                                                            const StopCheck& stop = {});
 
 // As scribe.v1.Review (proto/scribe/v1/record.proto); moves and positions
 // in path numbers and position strings.

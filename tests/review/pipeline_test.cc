@@ -213,6 +213,64 @@ TEST(AnalyzerTest, WithoutMoveScoresEverythingButTheScoresIsTheSame) {
   }
 }
 
+// Figures alone are the review's, to the last bit: an exact table, and a
+// search of every preset; random games (mistakes), and games of passes and
+// forced moves (the start of every preset's games) included.
+TEST(AnalyzerTest, FiguresAreTheReviewsFiguresToTheLastBit) {
+  std::vector<std::pair<std::string, std::shared_ptr<const EvaluatorSource>>> cases = {
+      {kTwo, EvaluatorSource::TablesElseSearch(TwoTable(), std::nullopt)}};
+  for (const PresetInfo& preset : Presets()) {
+    cases.emplace_back(preset.id, EvaluatorSource::TablesElseSearch(nullptr, 1));
+  }
+  int decisions = 0;
+  for (const auto& [ruleset, chances] : cases) {
+    SCOPED_TRACE(ruleset);
+    const Analyzer analyzer(With(chances));
+    for (uint64_t seed : {21, 22, 23}) {
+      const JudgedRecord judged = RandomJudged(ruleset, seed);
+      auto review = analyzer.Analyze(judged);
+      auto figures = analyzer.Figures(judged);
+      ASSERT_TRUE(review.ok() && figures.ok()) << review.status() << figures.status();
+      for (Side side : {kLight, kDark}) {
+        const PlayerReview& want = review->review->players[side];
+        const PlayerFigures& got = (*figures)[side];
+        EXPECT_EQ(got.decisions, want.decisions);
+        EXPECT_EQ(got.accuracy, want.accuracy);
+        EXPECT_EQ(got.error_rate, want.error_rate);
+        EXPECT_EQ(got.rating, want.rating);
+        decisions += got.decisions;
+      }
+    }
+  }
+  EXPECT_GT(decisions, 0);
+}
+
+TEST(AnalyzerTest, FiguresFailAsAnalyzeDoes) {
+  const JudgedRecord judged = RandomJudged(kTwo, 8);
+  // No chances, or no evaluator of the record's rules.
+  EXPECT_EQ(Analyzer(With(nullptr)).Figures(judged).status().code(), absl::StatusCode::kFailedPrecondition);
+  const Analyzer exact(With(EvaluatorSource::TablesElseSearch(TwoTable(), std::nullopt)));
+  EXPECT_EQ(exact.Figures(RandomJudged("finkel(pieces=3)", 5)).status().code(),
+            absl::StatusCode::kFailedPrecondition);
+  // A record that is not a legal game.
+  JudgedRecord broken = judged;
+  broken.record.mutable_actions(0)->set_roll(9);
+  broken = Judge(std::move(broken.record), {}, {.build_replay = false, .keep_positions = true});
+  ASSERT_FALSE(broken.verdict.valid());
+  EXPECT_EQ(exact.Figures(broken).status().code(), absl::StatusCode::kInvalidArgument);
+  // A stop, from the start and while the decisions are valued.
+  EXPECT_EQ(Analyzer(With(EvaluatorSource::TablesElseSearch(TwoTable(), std::nullopt), [] { return true; }))
+                .Figures(judged)
+                .status()
+                .code(),
+            absl::StatusCode::kCancelled);
+  std::atomic<int> polls{0};
+  const Analyzer stopping(With(EvaluatorSource::TablesElseSearch(TwoTable(), std::nullopt),
+                               [&] { return ++polls > 1; }));
+  EXPECT_EQ(stopping.Figures(judged).status().code(), absl::StatusCode::kCancelled);
+  ASSERT_TRUE(exact.Figures(judged).ok());
+}
+
 TEST(AnalyzerTest, ReviewOffGivesChancesWithoutAReview) {
   const Analyzer analyzer(With(EvaluatorSource::TablesElseSearch(TwoTable(), std::nullopt), {}, false));
   auto analysis = analyzer.Analyze(RandomJudged(kTwo, 4));
