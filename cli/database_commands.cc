@@ -127,7 +127,7 @@ int CmdImport(const ImportOptions& o) {
   if (!policy.ok()) return RulesetError(policy.status());
   auto store = storage::OpenStore(o.db, storage::OpenMode::kCreate);
   if (!store.ok()) return DatabaseError("import", store.status());
-  const std::unique_ptr<Analyzer> analyzer = ImportAnalyzer(o);
+  std::unique_ptr<Analyzer> analyzer = ImportAnalyzer(o);
   games::ImportOptions options;
   options.batch_games = o.batch;
   options.analyzer = analyzer.get();
@@ -182,7 +182,11 @@ int CmdImport(const ImportOptions& o) {
     if (file.stopped) break;
   }
   // After a failure, Flush waits for the batch being written (and says the
-  // same error): the counts are then what the database keeps.
+  // same error): the counts are then what the database keeps. Once every
+  // record is reviewed and written, the reviews' table (mapped, up to a
+  // GB) is let go before the indexes and the players are made.
+  if (failed.ok() && analyzer != nullptr) failed = (*importer)->Flush();
+  analyzer.reset();
   failed = failed.ok() ? (*importer)->Finish() : (*importer)->Flush();
   const games::ImportCounts& c = (*importer)->counts();
   std::cout << records << " records: " << c.added << " games added, " << c.new_sources
