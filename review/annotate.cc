@@ -151,10 +151,7 @@ ActionValues ValueAction(const Evaluator& evaluator, const Position& pos, const 
     v.throw_value = v.after = ranked.empty() ? ValueAfterPass(evaluator, pos) : ranked.front().value;
   } else {
     v.throw_value = ranked.front().value;
-    v.after = v.throw_value;
-    for (const ValuedMove& m : ranked) {
-      if (m.move == *an.move) v.after = m.value;
-    }
+    v.after = PlayedValue(ranked, *an.move);
     v.loss = std::max(0.0, v.throw_value - v.after);
     if (v.throw_value > v.after) v.best = ranked.front().move;
     v.mark = MarkForLoss(v.loss, thresholds);
@@ -168,6 +165,14 @@ ActionValues ValueAction(const Evaluator& evaluator, const Position& pos, const 
   v.luck = v.throw_value - v.before;
   p->total_luck += v.luck;
   return v;
+}
+
+double PlayedValue(const std::vector<ValuedMove>& ranked, const Move& played) {
+  double value = ranked.front().value;
+  for (const ValuedMove& m : ranked) {
+    if (m.move == played) value = m.value;
+  }
+  return value;
 }
 
 double EndLightChance(const Evaluator& evaluator, const Position& end) {

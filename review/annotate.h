@@ -185,6 +185,9 @@ absl::Status CheckEvaluator(const Evaluator& evaluator, const Rules& rules);
 ActionValues ValueAction(const Evaluator& evaluator, const Position& pos, const ActionAnnotation& action,
                          const MarkThresholds& thresholds, PlayerSummary* player);
 double EndLightChance(const Evaluator& evaluator, const Position& end);
+// The value of the move played among a throw's moves ranked by value
+// (RankMovesByValue, not empty); its loss is the first's value less this.
+double PlayedValue(const std::vector<ValuedMove>& ranked, const Move& played);
 
 // AnnotateRecord, then winning chances from `evaluator` for every action.
 // The record is annotated under `rules` when given, else its own ruleset;

@@ -79,7 +79,7 @@ struct AnalysisOptions {
   // The heuristic's rank and score of each move in the annotation
   // (AnnotateRecord's score_moves), which annotations show; without, the
   // values and the review are the same, for a third less work (reviews
-  // and their pages, the database's import).
+  // and their pages; the database's import uses Figures).
   bool score_moves = true;
   StopCheck stop;
 };

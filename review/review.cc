@@ -31,6 +31,19 @@ bool Has(const std::vector<std::string>& did, absl::string_view what) {
   return false;
 }
 
+// A player's figures from their decisions' count, summed loss and summed
+// DecisionAccuracy: ReviewGame's and PlayersFigures'.
+PlayerFigures FiguresOf(int decisions, double total_loss, double accuracy_sum) {
+  PlayerFigures f;
+  f.decisions = decisions;
+  if (decisions > 0) {
+    f.accuracy = accuracy_sum / decisions;
+    f.error_rate = total_loss / decisions;
+  }
+  f.rating = PerformanceRating(f.error_rate);
+  return f;
+}
+
 void Count(const Rules& rules, const AnnotatedRecord& annotated, GameReview* review) {
   for (Side side : {kLight, kDark}) {
     GameCounts& c = review->players[side].counts;
@@ -125,11 +138,10 @@ absl::StatusOr<GameReview> ReviewGame(const v1::GameRecord& record, const Annota
   const double end_light = review.winner ? (*review.winner == kLight ? 1.0 : 0.0) : review.end_light;
   for (Side side : {kLight, kDark}) {
     PlayerReview& p = review.players[side];
-    if (p.decisions > 0) {
-      p.accuracy = accuracy_sum[side] / p.decisions;
-      p.error_rate = p.total_loss / p.decisions;
-    }
-    p.rating = PerformanceRating(p.error_rate);
+    const PlayerFigures f = FiguresOf(p.decisions, p.total_loss, accuracy_sum[side]);
+    p.accuracy = f.accuracy;
+    p.error_rate = f.error_rate;
+    p.rating = f.rating;
     p.result = side == kLight ? end_light : 1.0 - end_light;
   }
   // The luck-adjusted result, as GNU Backgammon has it: the result less
@@ -222,7 +234,7 @@ absl::StatusOr<std::array<PlayerFigures, 2>> PlayersFigures(const JudgedRecord& 
   SCRIBE_RETURN_IF_ERROR(CheckAnnotatable(judged));
   const Rules& rules = *judged.verdict.rules;
   SCRIBE_RETURN_IF_ERROR(CheckEvaluator(evaluator, rules));
-  std::array<PlayerFigures, 2> figures;
+  int decisions[2] = {0, 0};
   double total_loss[2] = {0, 0}, accuracy_sum[2] = {0, 0};
   MoveList legal;
   for (int i = 0; i < judged.record.actions_size(); ++i) {
@@ -235,26 +247,15 @@ absl::StatusOr<std::array<PlayerFigures, 2>> PlayersFigures(const JudgedRecord& 
     // ValueAction's loss: the best move's value less the played one's.
     const std::vector<ValuedMove> ranked = RankMovesByValue(evaluator, pos, a.roll());
     const Move played{static_cast<uint8_t>(a.from()), static_cast<uint8_t>(a.to())};
-    const double best = ranked.front().value;
-    double after = best;
-    for (const ValuedMove& m : ranked) {
-      if (m.move == played) after = m.value;
-    }
-    const double loss = std::max(0.0, best - after);
+    const double loss = std::max(0.0, ranked.front().value - PlayedValue(ranked, played));
     const Side side = pos.to_move;
-    ++figures[side].decisions;
+    ++decisions[side];
     total_loss[side] += loss;
     accuracy_sum[side] += DecisionAccuracy(loss);
   }
   if (StopRequested(stop)) return Stopped();
-  for (Side side : {kLight, kDark}) {
-    PlayerFigures& f = figures[side];
-    if (f.decisions > 0) {
-      f.accuracy = accuracy_sum[side] / f.decisions;
-      f.error_rate = total_loss[side] / f.decisions;
-    }
-    f.rating = PerformanceRating(f.error_rate);
-  }
+  std::array<PlayerFigures, 2> figures;
+  for (Side side : {kLight, kDark}) figures[side] = FiguresOf(decisions[side], total_loss[side], accuracy_sum[side]);
   return figures;
 }
 

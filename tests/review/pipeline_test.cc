@@ -169,17 +169,23 @@ TEST(AnalyzerTest, WithChancesItIsTheAnnotationTheChancesAndTheReviewOfTheRulesT
   }
 }
 
-// Without the heuristic's scores an analysis is the same but for them:
-// every value, mark and figure of the review; the scores left out (rank
-// 0: absent from the annotation's proto), on an exact table and on a
-// search of every preset.
-TEST(AnalyzerTest, WithoutMoveScoresEverythingButTheScoresIsTheSame) {
+// Each ruleset with a source of chances: finkel(pieces=2) with its exact
+// table, and every preset with a search one throw deep.
+std::vector<std::pair<std::string, std::shared_ptr<const EvaluatorSource>>> TableAndSearches() {
   std::vector<std::pair<std::string, std::shared_ptr<const EvaluatorSource>>> cases = {
       {kTwo, EvaluatorSource::TablesElseSearch(TwoTable(), std::nullopt)}};
   for (const PresetInfo& preset : Presets()) {
     cases.emplace_back(preset.id, EvaluatorSource::TablesElseSearch(nullptr, 1));
   }
-  for (const auto& [ruleset, chances] : cases) {
+  return cases;
+}
+
+// Without the heuristic's scores an analysis is the same but for them:
+// every value, mark and figure of the review; the scores left out (rank
+// 0: absent from the annotation's proto), on an exact table and on a
+// search of every preset.
+TEST(AnalyzerTest, WithoutMoveScoresEverythingButTheScoresIsTheSame) {
+  for (const auto& [ruleset, chances] : TableAndSearches()) {
     SCOPED_TRACE(ruleset);
     AnalysisOptions scored = With(chances);
     AnalysisOptions unscored = scored;
@@ -217,13 +223,8 @@ TEST(AnalyzerTest, WithoutMoveScoresEverythingButTheScoresIsTheSame) {
 // search of every preset; random games (mistakes), and games of passes and
 // forced moves (the start of every preset's games) included.
 TEST(AnalyzerTest, FiguresAreTheReviewsFiguresToTheLastBit) {
-  std::vector<std::pair<std::string, std::shared_ptr<const EvaluatorSource>>> cases = {
-      {kTwo, EvaluatorSource::TablesElseSearch(TwoTable(), std::nullopt)}};
-  for (const PresetInfo& preset : Presets()) {
-    cases.emplace_back(preset.id, EvaluatorSource::TablesElseSearch(nullptr, 1));
-  }
   int decisions = 0;
-  for (const auto& [ruleset, chances] : cases) {
+  for (const auto& [ruleset, chances] : TableAndSearches()) {
     SCOPED_TRACE(ruleset);
     const Analyzer analyzer(With(chances));
     for (uint64_t seed : {21, 22, 23}) {
